@@ -1,0 +1,56 @@
+"""MkDocs hook: replace ``{{ pin.NAME }}`` in a page with the version pinned in pyproject.toml.
+
+pyproject.toml is the one place that holds each version; pages quote it through this hook
+so that a version is never typed twice. An unknown NAME fails the build.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
+PLACEHOLDER = re.compile(r"\{\{\s*pin\.([A-Za-z0-9_.-]+)\s*\}\}")
+EXACT_PIN = re.compile(r"^\s*([A-Za-z0-9_.-]+)\s*==\s*([^;\s]+)")
+
+
+def load_pins(pyproject: Path = PYPROJECT) -> dict[str, str]:
+    """Map each exactly pinned package (and each [tool.directml-guide] value) to its version."""
+    data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    pins: dict[str, str] = {}
+    for requirements in data.get("dependency-groups", {}).values():
+        for requirement in requirements:
+            if not isinstance(requirement, str):  # {include-group = ...}
+                continue
+            match = EXACT_PIN.match(requirement)
+            if match is None:
+                continue
+            name, version = match.group(1).lower(), match.group(2)
+            if pins.get(name, version) != version:
+                raise ValueError(f"{name} is pinned to two versions in {pyproject.name}")
+            pins[name] = version
+    pins.update(data.get("tool", {}).get("directml-guide", {}))
+    return pins
+
+
+def expand_pins(markdown: str, pins: dict[str, str] | None = None) -> str:
+    """Return ``markdown`` with every ``{{ pin.NAME }}`` replaced; KeyError names an unknown pin."""
+    pins = load_pins() if pins is None else pins
+
+    def replace(match: re.Match[str]) -> str:
+        name = match.group(1).lower()
+        if name not in pins:
+            raise KeyError(f"unknown pin {name!r}; pyproject.toml pins: {', '.join(sorted(pins))}")
+        return pins[name]
+
+    return PLACEHOLDER.sub(replace, markdown)
+
+
+def on_page_markdown(markdown, page, config, files):  # MkDocs hook signature
+    from mkdocs.exceptions import PluginError
+
+    try:
+        return expand_pins(markdown)
+    except KeyError as error:
+        raise PluginError(f"{page.file.src_path}: {error.args[0]}") from None

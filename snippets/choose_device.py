@@ -1,0 +1,115 @@
+"""Choose the device to run PyTorch on: DirectML, else CUDA/ROCm, else the CPU.
+
+Use it from your own scripts in the same folder:
+
+    from choose_device import choose_device
+    device, reason = choose_device()
+
+Force a device with an argument or the TORCH_DEVICE environment variable:
+"dml", "dml:1", "cuda", "cuda:0" or "cpu".
+"""
+
+# --8<-- [start:choose_device]
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+import torch
+
+DEVICE_ENV_VAR = "TORCH_DEVICE"
+
+
+class DeviceChoiceError(RuntimeError):
+    """The requested device does not exist on this machine."""
+
+
+def _load_directml():
+    """Return the torch_directml module, or None if it is not installed."""
+    try:
+        import torch_directml
+    except ModuleNotFoundError:
+        return None
+    return torch_directml
+
+
+def _parse(request: str) -> tuple[str, int | None]:
+    kind, _, index = request.strip().lower().partition(":")
+    if kind not in {"dml", "cuda", "cpu"} or (index and not index.isdigit()):
+        raise DeviceChoiceError(
+            f"unknown device {request!r}: use dml, dml:N, cuda, cuda:N or cpu"
+        )
+    return kind, int(index) if index else None
+
+
+def _explicit(request: str) -> tuple[torch.device, str]:
+    kind, index = _parse(request)
+    if kind == "cpu":
+        return torch.device("cpu"), f"CPU, as requested ({request})"
+    if kind == "dml":
+        dml = _load_directml()
+        if dml is None:
+            raise DeviceChoiceError(
+                "DirectML was requested but torch-directml is not installed: "
+                "pip install torch-directml"
+            )
+        count = dml.device_count()
+        index = dml.default_device() if index is None else index
+        if not 0 <= index < count:
+            raise DeviceChoiceError(
+                f"DirectML adapter {index} was requested but {count} adapter(s) exist"
+            )
+        return dml.device(index), f"DirectML adapter {index}: {dml.device_name(index)}, as requested"
+    count = torch.cuda.device_count() if torch.cuda.is_available() else 0
+    index = 0 if index is None else index
+    if not 0 <= index < count:
+        raise DeviceChoiceError(
+            f"CUDA/ROCm GPU {index} was requested but {count} GPU(s) are visible to torch"
+        )
+    return torch.device("cuda", index), f"GPU {index}: {torch.cuda.get_device_name(index)}, as requested"
+
+
+def choose_device(request: str | None = None) -> tuple[torch.device, str]:
+    """Return (device, reason). ``request`` (or $TORCH_DEVICE) overrides the automatic choice."""
+    request = request or os.environ.get(DEVICE_ENV_VAR, "")
+    if request.strip():
+        return _explicit(request)
+
+    dml = _load_directml()
+    if dml is not None and dml.is_available() and dml.device_count() > 0:
+        index = dml.default_device()
+        return dml.device(index), f"DirectML adapter {index}: {dml.device_name(index)}"
+    why_not_dml = (
+        "torch-directml is not installed" if dml is None else "torch-directml found no adapter"
+    )
+
+    if torch.cuda.is_available():
+        # ROCm builds of PyTorch also answer through torch.cuda.
+        backend = "ROCm" if torch.version.hip else "CUDA"
+        return torch.device("cuda", 0), f"{backend} GPU 0: {torch.cuda.get_device_name(0)} ({why_not_dml})"
+
+    return torch.device("cpu"), f"CPU ({why_not_dml}, and no CUDA/ROCm GPU is visible)"
+# --8<-- [end:choose_device]
+
+
+# --8<-- [start:main]
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Show which device PyTorch will use, and why.")
+    parser.add_argument(
+        "--device",
+        help=f"dml, dml:N, cuda, cuda:N or cpu (default: ${DEVICE_ENV_VAR}, else automatic)",
+    )
+    args = parser.parse_args(argv)
+    try:
+        device, reason = choose_device(args.device)
+    except DeviceChoiceError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(f"device: {device}  ({reason})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+# --8<-- [end:main]

@@ -1,0 +1,156 @@
+"""Check that PyTorch can use your GPU through DirectML.
+
+    python verify_directml.py                  # exit 0 only if DirectML works
+    python verify_directml.py --adapter 1      # test another adapter (see the list it prints)
+    python verify_directml.py --allow-fallback # no DirectML? verify CUDA/ROCm or the CPU instead
+
+On failure it prints one line saying what is wrong and what to do, and exits with 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import sys
+from importlib import metadata
+
+# Wheels of torch-directml exist for CPython 3.8 to 3.12 only.
+SUPPORTED_PYTHON = ((3, 8), (3, 12))
+
+
+class VerificationError(Exception):
+    """Something a reader can fix; the message says what to do."""
+
+
+def package_version(name: str) -> str:
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def check_python(version_info: tuple[int, ...] = tuple(sys.version_info)) -> None:
+    lowest, highest = SUPPORTED_PYTHON
+    current = tuple(version_info[:2])
+    if not lowest <= current <= highest:
+        raise VerificationError(
+            f"Python {current[0]}.{current[1]} has no torch-directml wheel "
+            f"(it needs 3.{lowest[1]} to 3.{highest[1]}): install Python 3.12 and create the environment again"
+        )
+
+
+def load_directml():
+    """Import torch_directml, turning each way it can fail into an actionable message."""
+    try:
+        import torch_directml
+    except ModuleNotFoundError as error:
+        if error.name not in ("torch_directml", "torch"):
+            raise
+        raise VerificationError(
+            f"{error.name.replace('_', '-')} is not installed in this Python ({sys.executable}): "
+            "run  python -m pip install torch-directml"
+        ) from None
+    except (ImportError, OSError) as error:
+        # Typically another package replaced the torch that torch-directml was built for.
+        first_line = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise VerificationError(
+            f"torch-directml is installed but does not load ({first_line}): "
+            "run  python -m pip install --force-reinstall torch-directml  then  python -m pip check"
+        ) from None
+    return torch_directml
+
+
+def list_adapters(dml) -> list[tuple[int, str, bool]]:
+    return [(i, dml.device_name(i), bool(dml.has_float64_support(i))) for i in range(dml.device_count())]
+
+
+def compare_with_cpu(device) -> float:
+    """Run a small network-like computation on ``device`` and return its largest error against the CPU."""
+    import torch
+
+    # Random numbers are drawn on the CPU: DirectML has no torch.Generator.
+    generator = torch.Generator().manual_seed(0)
+    inputs = torch.randn(64, 128, generator=generator)
+    weights = torch.randn(128, 32, generator=generator)
+
+    def compute(x, w):
+        hidden = torch.relu(x @ w)
+        return torch.cat([hidden.sum(dim=1), hidden.argmax(dim=1).float(), (hidden > 1).sum(dim=1).float()])
+
+    expected = compute(inputs, weights)
+    # .cpu() copies the result back and waits for the GPU to finish.
+    actual = compute(inputs.to(device), weights.to(device)).cpu()
+    return float((actual - expected).abs().max())
+
+
+def verify(device, tolerance: float = 1e-3) -> None:
+    error = compare_with_cpu(device)
+    print(f"  largest difference from the CPU result: {error:.2e}")
+    if not error <= tolerance:
+        raise VerificationError(f"{device} computed a wrong result (off by {error:.2e}): update your GPU driver")
+
+
+def verify_directml(adapter: int | None) -> str:
+    check_python()
+    dml = load_directml()
+    adapters = list_adapters(dml)
+    if not adapters:
+        raise VerificationError(
+            "torch-directml sees no DirectX 12 GPU: install the latest driver from AMD, Intel or NVIDIA and reboot"
+        )
+    print("DirectML adapters:")
+    for index, name, float64 in adapters:
+        print(f"  [{index}] {name}  (float64: {'yes' if float64 else 'no'})")
+    index = dml.default_device() if adapter is None else adapter
+    if not 0 <= index < len(adapters):
+        raise VerificationError(f"there is no adapter {index}: choose one of the indexes listed above")
+    device = dml.device(index)
+    print(f"Testing adapter {index} ({adapters[index][1]}) as {device}")
+    verify(device)
+    return f"DirectML works on adapter {index}: {adapters[index][1]}"
+
+
+def verify_fallback() -> str:
+    from choose_device import DeviceChoiceError, choose_device
+
+    try:
+        device, reason = choose_device()
+    except DeviceChoiceError as error:
+        raise VerificationError(str(error)) from None
+    print(f"Testing {device} ({reason})")
+    verify(device)
+    return f"PyTorch works on {device} (not DirectML)"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Check that PyTorch can use your GPU through DirectML.")
+    parser.add_argument("--adapter", type=int, help="DirectML adapter index (default: torch-directml's default)")
+    parser.add_argument(
+        "--allow-fallback",
+        action="store_true",
+        help="if DirectML does not work, verify CUDA/ROCm or the CPU instead and exit 0",
+    )
+    args = parser.parse_args(argv)
+
+    print(f"Python       {platform.python_version()} ({sys.executable})")
+    for package in ("torch", "torchvision", "torch-directml"):
+        print(f"{package:<13}{package_version(package)}")
+
+    try:
+        print("OK:", verify_directml(args.adapter))
+        return 0
+    except VerificationError as problem:
+        if not args.allow_fallback:
+            print(f"error: {problem}", file=sys.stderr)
+            return 1
+        print(f"DirectML does not work here: {problem}")
+    try:
+        print("OK:", verify_fallback())
+        return 0
+    except (VerificationError, ImportError) as problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,108 @@
+"""Shared test set-up: the DirectML marker, real Fashion-MNIST data, and the run's summary."""
+
+from __future__ import annotations
+
+import gzip
+import os
+import shutil
+import sys
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # tests/guide_harness.py
+
+REQUIRE_DIRECTML = os.environ.get("REQUIRE_DIRECTML") == "1"
+FASHION_MNIST_SOURCE = Path("/usr/share/datasets/fashion-mnist")  # Debian's dataset-fashion-mnist
+FASHION_MNIST_FILES = (
+    "train-images-idx3-ubyte",
+    "train-labels-idx1-ubyte",
+    "t10k-images-idx3-ubyte",
+    "t10k-labels-idx1-ubyte",
+)
+
+
+@cache
+def directml_status() -> tuple[bool, str]:
+    """(usable, why) for torch-directml on this machine."""
+    try:
+        import torch_directml
+    except Exception as error:  # not installed, or broken against this torch
+        return False, f"torch-directml does not import ({type(error).__name__}: {error})"
+    count = torch_directml.device_count()
+    if count == 0:
+        return False, "torch-directml found no DirectML adapter"
+    return True, f"{count} DirectML adapter(s)"
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if item.get_closest_marker("directml") is None:
+        return
+    usable, why = directml_status()
+    if usable:
+        return
+    if REQUIRE_DIRECTML:
+        pytest.fail(f"REQUIRE_DIRECTML=1 but {why}", pytrace=False)
+    pytest.skip(f"needs DirectML: {why}")
+
+
+_directml_skips: list[str] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.skipped and "directml" in report.keywords:
+        _directml_skips.append(report.nodeid)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    # Belt and braces: on the GPU runner a skipped DirectML test is a failed run, whoever skipped it.
+    if REQUIRE_DIRECTML and _directml_skips:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def _reason(report) -> str:
+    longrepr = report.longrepr
+    if isinstance(longrepr, tuple) and len(longrepr) == 3:
+        return str(longrepr[2]).removeprefix("Skipped: ")
+    return str(longrepr)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    stats = terminalreporter.stats
+    site = {
+        outcome: [r for r in stats.get(outcome, []) if "test_site_blocks.py::test_site_block_runs" in r.nodeid]
+        for outcome in ("passed", "failed", "error", "skipped")
+    }
+    if any(site.values()):
+        ran = len(site["passed"]) + len(site["failed"])
+        terminalreporter.write_sep("-", "site code blocks")
+        terminalreporter.write_line(
+            f"{ran} site blocks ran ({len(site['passed'])} passed, {len(site['failed'])} failed), "
+            f"{len(site['skipped'])} skipped, {len(site['error'])} errors"
+        )
+        for report in site["skipped"]:
+            terminalreporter.write_line(f"  skipped {report.nodeid.split('[', 1)[-1].rstrip(']')}: {_reason(report)}")
+    if _directml_skips:
+        terminalreporter.write_sep("-", "DirectML")
+        verdict = "FAILED: REQUIRE_DIRECTML=1" if REQUIRE_DIRECTML else "set REQUIRE_DIRECTML=1 to require them"
+        terminalreporter.write_line(f"{len(_directml_skips)} DirectML tests skipped ({verdict})")
+
+
+@pytest.fixture(scope="session")
+def fashion_mnist_root(tmp_path_factory) -> Path:
+    """A torchvision dataset root holding real Fashion-MNIST: <root>/FashionMNIST/raw/*-ubyte."""
+    sources = [FASHION_MNIST_SOURCE / f"{name}.gz" for name in FASHION_MNIST_FILES]
+    missing = [s for s in sources if not s.is_file()]
+    if missing:
+        message = f"Fashion-MNIST is missing ({missing[0]}): apt-get install dataset-fashion-mnist"
+        if os.environ.get("CI"):
+            pytest.fail(message, pytrace=False)
+        pytest.skip(message)
+    root = tmp_path_factory.mktemp("data")
+    raw = root / "FashionMNIST" / "raw"
+    raw.mkdir(parents=True)
+    for source, name in zip(sources, FASHION_MNIST_FILES):
+        with gzip.open(source, "rb") as packed, open(raw / name, "wb") as unpacked:
+            shutil.copyfileobj(packed, unpacked)
+    return root

@@ -1,0 +1,220 @@
+"""The machinery behind the site tests: expand pages as MkDocs does, find their code blocks, run snippets.
+
+Pages are expanded with pymdownx.snippets configured from mkdocs.yml (after the same {{ pin.X }}
+substitution the MkDocs hook makes), and their blocks are extracted with pytest-codeblocks.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import os
+import re
+import shlex
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+import markdown
+import yaml
+from pytest_codeblocks import extract_from_buffer
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+SNIPPETS = ROOT / "snippets"
+TESTS = ROOT / "tests"
+
+PYTHON_LANGUAGES = {"python", "py", "python3", "pycon"}
+# Any fence whose language is Python: ``` or ~~~, with or without {.python attr="..."} braces.
+PYTHON_FENCE = re.compile(
+    r"^([ \t]*)(`{3,}|~{3,})[ \t]*\{?\.?(python|py|python3|pycon)\b[^\n]*\n(.*?)^\1\2", re.M | re.S
+)
+INCLUDE_LINE = re.compile(r"""^\s*;?-+8<-+\s*(?:"([^"]+)"|'([^']+)'|(\S+))\s*$""")
+# <!-- site-block: args="--epochs 1 --data-dir {fashion_mnist}" --> before a fence sets its arguments.
+BLOCK_OPTIONS = re.compile(r"^<!--\s*site-block:(.*?)-->$")
+ALLOWED_MARKS = {"pytest.mark.directml"}
+
+
+class HarnessError(Exception):
+    """A page that the harness cannot test faithfully; the message names the place."""
+
+
+@dataclass
+class SiteBlock:
+    page: str  # relative to docs/
+    line: int  # line of the opening fence in the page's source
+    info: str  # the fence's info string, e.g. 'python title="verify.py"'
+    code: str  # the code after snippet expansion
+    marks: list[str] = field(default_factory=list)
+    args: list[str] = field(default_factory=list)
+    expected_output: str | None = None
+
+    @property
+    def test_id(self) -> str:
+        return f"{self.page}:{self.line}"
+
+
+def _load_hook():
+    spec = importlib.util.spec_from_file_location("pins_hook", DOCS / "hooks" / "pins.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+pins_hook = _load_hook()
+
+
+@cache
+def mkdocs_config() -> dict:
+    return yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+
+
+def snippets_config() -> dict:
+    for extension in mkdocs_config()["markdown_extensions"]:
+        if isinstance(extension, dict) and "pymdownx.snippets" in extension:
+            config = dict(extension["pymdownx.snippets"] or {})
+            # MkDocs resolves base_path from the directory it runs in: the repository root.
+            config["base_path"] = [str(ROOT / p) for p in config.get("base_path", ["."])]
+            return config
+    raise HarnessError("mkdocs.yml does not enable pymdownx.snippets")
+
+
+def pages() -> list[Path]:
+    return sorted(p for p in DOCS.rglob("*.md") if "hooks" not in p.relative_to(DOCS).parts)
+
+
+def page_source(page: Path) -> str:
+    """The page as MkDocs hands it to Markdown: after the {{ pin.X }} hook."""
+    return pins_hook.expand_pins(page.read_text(encoding="utf-8"))
+
+
+def expand(text: str) -> str:
+    """Expand --8<-- includes exactly as the site's pymdownx.snippets configuration does."""
+    md = markdown.Markdown(extensions=["pymdownx.snippets"], extension_configs={"pymdownx.snippets": snippets_config()})
+    return "\n".join(md.preprocessors["snippet"].run(text.split("\n")))
+
+
+def _language(info: str | None) -> str:
+    words = (info or "").strip().lstrip("{").split()
+    return words[0].lstrip(".").lower() if words else ""
+
+
+def _python_blocks(text: str, where: str):
+    try:
+        blocks = extract_from_buffer(io.StringIO(text))
+    except RuntimeError as error:
+        raise HarnessError(f"{where}: {error}") from None
+    python = [b for b in blocks if _language(b.syntax) in PYTHON_LANGUAGES]
+    fences = len(PYTHON_FENCE.findall(text))
+    # pytest-codeblocks sees only ``` fences; count every Python fence so none escapes silently.
+    # (A <!--pytest-codeblocks:cont--> block merges into the one before it, hence <=.)
+    if len(python) > fences:
+        raise HarnessError(f"{where}: found {len(python)} Python blocks but {fences} Python fences")
+    return python, fences
+
+
+def _options_before(lines: list[str], fence_line: int) -> dict[str, str]:
+    options: dict[str, str] = {}
+    index = fence_line - 2  # the line above the fence, 0-based
+    while index >= 0 and (lines[index].strip().startswith("<!--") or not lines[index].strip()):
+        match = BLOCK_OPTIONS.match(lines[index].strip())
+        if match:
+            for word in shlex.split(match.group(1)):
+                key, _, value = word.partition("=")
+                options[key] = value
+        index -= 1
+    return options
+
+
+def site_blocks(page: Path) -> list[SiteBlock]:
+    """Every Python block of ``page``, expanded, with the source line of its fence."""
+    name = page.relative_to(DOCS).as_posix()
+    source = page_source(page)
+    source_blocks, source_fences = _python_blocks(source, name)
+    expanded_blocks, expanded_fences = _python_blocks(expand(source), f"{name} (expanded)")
+    if len(source_blocks) != source_fences or len(expanded_blocks) != expanded_fences:
+        # Only <!--pytest-codeblocks:cont--> may merge blocks; then the counts differ by the merges.
+        merges = source.count("pytest-codeblocks:cont")
+        if source_fences - len(source_blocks) != merges or expanded_fences - len(expanded_blocks) != merges:
+            raise HarnessError(
+                f"{name}: a Python fence is not seen by pytest-codeblocks (use ``` fences, not ~~~)"
+            )
+    if len(source_blocks) != len(expanded_blocks):
+        raise HarnessError(f"{name}: an included file adds or removes Python fences")
+
+    lines = source.splitlines()
+    result = []
+    for original, block in zip(source_blocks, expanded_blocks):
+        unknown = set(block.marks) - ALLOWED_MARKS
+        if unknown or block.importorskip:
+            raise HarnessError(
+                f"{name}:{original.lineno}: unsupported marker {sorted(unknown) or block.importorskip} "
+                f"(allowed: {sorted(ALLOWED_MARKS)}); a block must run, not be skipped"
+            )
+        options = _options_before(lines, original.lineno)
+        result.append(
+            SiteBlock(
+                page=name,
+                line=original.lineno,
+                info=(block.syntax or "").strip(),
+                code=block.code,
+                marks=list(block.marks),
+                args=shlex.split(options.get("args", "")),
+                expected_output=block.expected_output,
+            )
+        )
+    return result
+
+
+def all_site_blocks() -> list[SiteBlock]:
+    return [block for page in pages() for block in site_blocks(page)]
+
+
+def included_files(text: str) -> set[Path]:
+    """Files that the --8<-- lines of ``text`` include (sections stripped)."""
+    found = set()
+    for line in text.splitlines():
+        match = INCLUDE_LINE.match(line)
+        if match:
+            target = next(g for g in match.groups() if g)
+            path, _, _section = target.partition(":")
+            found.add((ROOT / path).resolve())
+    return found
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    """The environment a reader's fresh terminal would have: no device override from the caller."""
+    env = {k: v for k, v in os.environ.items() if k not in {"TORCH_DEVICE", "PYTHONPATH"}}
+    env["PYTHONUNBUFFERED"] = "1"
+    env.update(extra)
+    return env
+
+
+def run_python(args: list[str], cwd: Path, timeout: float = 600, **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, *args],
+        cwd=cwd,
+        env=clean_env(**env),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def run_snippet(relative: str, *args: str, cwd: Path, timeout: float = 600, **env: str) -> subprocess.CompletedProcess:
+    """Run snippets/<relative> as a reader runs it in PyCharm: a script, from its own folder's imports."""
+    return run_python([str(SNIPPETS / relative), *args], cwd=cwd, timeout=timeout, **env)
+
+
+def assert_one_line_error(result: subprocess.CompletedProcess, *needles: str) -> str:
+    """The failure contract: non-zero exit, no traceback, one 'error: ...' line on stderr."""
+    assert result.returncode != 0, f"expected a failure, got exit 0:\n{result.stdout}"
+    assert "Traceback" not in result.stderr, result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, f"expected one line on stderr, got:\n{result.stderr}"
+    assert lines[0].startswith("error: "), lines[0]
+    for needle in needles:
+        assert needle in lines[0], f"{needle!r} not in {lines[0]!r}"
+    return lines[0]

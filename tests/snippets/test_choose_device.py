@@ -1,0 +1,123 @@
+"""Tests for snippets/choose_device.py: each branch of the automatic choice, the overrides, the script."""
+
+from __future__ import annotations
+
+import importlib.util
+import types
+
+import pytest
+import torch
+
+from guide_harness import SNIPPETS, assert_one_line_error, run_snippet
+
+SPEC = importlib.util.spec_from_file_location("choose_device", SNIPPETS / "choose_device.py")
+choose_device = importlib.util.module_from_spec(SPEC)
+SPEC.loader.exec_module(choose_device)
+
+
+def fake_directml(names):
+    """Stands in for torch_directml's API (is_available, device_count, ...) with the given adapters."""
+    return types.SimpleNamespace(
+        is_available=lambda: bool(names),
+        device_count=lambda: len(names),
+        default_device=lambda: 0,
+        device_name=lambda i: names[i],
+        device=lambda i=0: torch.device("privateuseone", i),
+    )
+
+
+@pytest.fixture
+def machine(monkeypatch):
+    """A machine with neither DirectML nor CUDA; tests add what they need."""
+    monkeypatch.delenv("TORCH_DEVICE", raising=False)
+    monkeypatch.setattr(choose_device, "_load_directml", lambda: None)
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 0)
+
+    def add(directml=None, cuda_name=None, hip=None):
+        if directml is not None:
+            monkeypatch.setattr(choose_device, "_load_directml", lambda: fake_directml(directml))
+        if cuda_name is not None:
+            monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+            monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+            monkeypatch.setattr(torch.cuda, "get_device_name", lambda i=0: cuda_name)
+            monkeypatch.setattr(torch.version, "hip", hip)
+
+    return add
+
+
+def test_cpu_when_nothing_else(machine):
+    device, reason = choose_device.choose_device()
+    assert device == torch.device("cpu")
+    assert "torch-directml is not installed" in reason
+
+
+def test_directml_first(machine):
+    machine(directml=["AMD Radeon RX 6700 XT"], cuda_name="Some CUDA GPU")
+    device, reason = choose_device.choose_device()
+    assert device == torch.device("privateuseone", 0)
+    assert "AMD Radeon RX 6700 XT" in reason
+
+
+def test_directml_without_adapter_falls_back_to_cpu(machine):
+    machine(directml=[])
+    device, reason = choose_device.choose_device()
+    assert device.type == "cpu"
+    assert "found no adapter" in reason
+
+
+@pytest.mark.parametrize("hip, backend", [(None, "CUDA"), ("6.2.41133", "ROCm")])
+def test_cuda_or_rocm_when_no_directml(machine, hip, backend):
+    machine(cuda_name="Radeon RX 7900 XTX", hip=hip)
+    device, reason = choose_device.choose_device()
+    assert device == torch.device("cuda", 0)
+    assert reason.startswith(f"{backend} GPU 0: Radeon RX 7900 XTX")
+
+
+def test_explicit_adapter_and_environment_override(machine, monkeypatch):
+    machine(directml=["Intel UHD Graphics", "AMD Radeon RX 6600"])
+    assert choose_device.choose_device("dml:1")[0] == torch.device("privateuseone", 1)
+    monkeypatch.setenv("TORCH_DEVICE", "cpu")
+    assert choose_device.choose_device()[0].type == "cpu"
+    # The argument wins over the environment.
+    assert choose_device.choose_device("dml")[0] == torch.device("privateuseone", 0)
+
+
+@pytest.mark.parametrize(
+    "request_, message",
+    [
+        ("gpu", "unknown device 'gpu'"),
+        ("dml:x", "unknown device"),
+        ("dml", "torch-directml is not installed"),
+        ("cuda", "0 GPU(s)"),
+    ],
+)
+def test_impossible_requests_are_refused(machine, request_, message):
+    with pytest.raises(choose_device.DeviceChoiceError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        choose_device.choose_device(request_)
+
+
+def test_missing_adapter_is_refused(machine):
+    machine(directml=["AMD Radeon RX 6600"])
+    with pytest.raises(choose_device.DeviceChoiceError, match="adapter 3 was requested but 1"):
+        choose_device.choose_device("dml:3")
+
+
+def test_script_reports_its_choice(tmp_path):
+    result = run_snippet("choose_device.py", "--device", "cpu", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("device: cpu  (CPU, as requested")
+    automatic = run_snippet("choose_device.py", cwd=tmp_path)
+    assert automatic.returncode == 0, automatic.stderr
+    assert automatic.stdout.startswith("device: ")
+
+
+def test_script_refuses_a_bad_device_in_one_line(tmp_path):
+    assert_one_line_error(run_snippet("choose_device.py", cwd=tmp_path, TORCH_DEVICE="tpu"), "unknown device 'tpu'")
+
+
+@pytest.mark.directml
+def test_real_directml_is_chosen_and_computes():
+    device, reason = choose_device.choose_device()
+    assert device.type == "privateuseone", reason
+    assert (torch.ones(3, device=device) * 2).sum().item() == 6.0

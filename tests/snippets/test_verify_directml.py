@@ -1,0 +1,105 @@
+"""Tests for snippets/verify_directml.py: every failure is one clear line; success needs real DirectML.
+
+Failure paths run the real script with a stand-in ``torch_directml`` module first on PYTHONPATH, so
+they behave the same on every machine, the DirectML runner included.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import textwrap
+
+import pytest
+
+from guide_harness import SNIPPETS, assert_one_line_error, run_snippet
+
+SPEC = importlib.util.spec_from_file_location("verify_directml", SNIPPETS / "verify_directml.py")
+verify_directml = importlib.util.module_from_spec(SPEC)
+SPEC.loader.exec_module(verify_directml)
+
+NOT_INSTALLED = 'raise ModuleNotFoundError("No module named \'torch_directml\'", name="torch_directml")'
+BROKEN = 'raise ImportError("torch_directml_native.so: undefined symbol: _ZN3c104impl3cow11cow_deleterEPv")'
+
+
+def adapters(*names):
+    """A stand-in torch_directml whose adapters compute on the CPU: exercises the script's own logic."""
+    return textwrap.dedent(f"""
+        import torch
+        NAMES = {list(names)!r}
+        def is_available(): return bool(NAMES)
+        def device_count(): return len(NAMES)
+        def default_device(): return 0
+        def device_name(i): return NAMES[i]
+        def has_float64_support(i): return i == 0
+        def device(i=0): return torch.device("cpu")
+    """)
+
+
+def run_with(tmp_path, module_source, *args):
+    fake = tmp_path / "fake"
+    fake.mkdir()
+    (fake / "torch_directml.py").write_text(module_source, encoding="utf-8")
+    return run_snippet("verify_directml.py", *args, cwd=tmp_path, PYTHONPATH=str(fake))
+
+
+@pytest.mark.parametrize("version", [(3, 13), (3, 14), (3, 7)])
+def test_unsupported_python_is_refused(version):
+    with pytest.raises(verify_directml.VerificationError, match="install Python 3.12"):
+        verify_directml.check_python(version)
+
+
+@pytest.mark.parametrize("version", [(3, 8), (3, 11), (3, 12)])
+def test_supported_python_passes(version):
+    verify_directml.check_python(version)
+
+
+def test_not_installed_says_how_to_install(tmp_path):
+    result = run_with(tmp_path, NOT_INSTALLED)
+    assert_one_line_error(result, "torch-directml is not installed", "pip install torch-directml")
+    assert "torch        2.4.1" in result.stdout  # versions are printed before the verdict
+
+
+def test_broken_install_says_how_to_repair(tmp_path):
+    assert_one_line_error(run_with(tmp_path, BROKEN), "does not load", "undefined symbol", "--force-reinstall", "pip check")
+
+
+def test_no_adapter_points_at_the_driver(tmp_path):
+    assert_one_line_error(run_with(tmp_path, adapters()), "no DirectX 12 GPU", "driver")
+
+
+def test_lists_adapters_and_checks_the_chosen_one(tmp_path):
+    result = run_with(tmp_path, adapters("AMD Radeon RX 6700 XT", "Intel UHD Graphics 770"), "--adapter", "1")
+    assert result.returncode == 0, result.stderr
+    assert "[0] AMD Radeon RX 6700 XT  (float64: yes)" in result.stdout
+    assert "[1] Intel UHD Graphics 770  (float64: no)" in result.stdout
+    assert "OK: DirectML works on adapter 1: Intel UHD Graphics 770" in result.stdout
+
+
+def test_missing_adapter_index_is_refused(tmp_path):
+    assert_one_line_error(run_with(tmp_path, adapters("AMD Radeon RX 6600"), "--adapter", "4"), "no adapter 4")
+
+
+def test_fallback_verifies_another_device_and_exits_0(tmp_path):
+    result = run_with(tmp_path, NOT_INSTALLED, "--allow-fallback")
+    assert result.returncode == 0, result.stderr
+    assert "DirectML does not work here: torch-directml is not installed" in result.stdout
+    assert "largest difference from the CPU result" in result.stdout
+    assert "(not DirectML)" in result.stdout
+
+
+def test_wrong_results_are_caught(monkeypatch):
+    monkeypatch.setattr(verify_directml, "compare_with_cpu", lambda device: 0.5)
+    with pytest.raises(verify_directml.VerificationError, match="wrong result"):
+        verify_directml.verify("cpu")
+
+
+def test_bad_arguments_exit_non_zero(tmp_path):
+    result = run_snippet("verify_directml.py", "--adapter", "first", cwd=tmp_path)
+    assert result.returncode == 2 and "invalid int value" in result.stderr
+
+
+@pytest.mark.directml
+def test_real_directml_passes(tmp_path):
+    result = run_snippet("verify_directml.py", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "OK: DirectML works on adapter" in result.stdout

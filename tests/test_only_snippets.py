@@ -1,0 +1,59 @@
+"""Python on the site comes only from snippets/, and every snippet is on the site."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from guide_harness import DOCS, PYTHON_FENCE, ROOT, SNIPPETS, included_files, page_source, pages
+
+INCLUDE_ONLY = re.compile(r"^;?-+8<-+")
+
+
+def inline_python(text: str) -> list[int]:
+    """Lines of Python fences that hold anything but --8<-- includes."""
+    bad = []
+    for match in PYTHON_FENCE.finditer(text):
+        body = [line.strip() for line in match.group(4).splitlines() if line.strip()]
+        if not body or not all(INCLUDE_ONLY.match(line) for line in body):
+            bad.append(text[: match.start()].count("\n") + 1)
+    return bad
+
+
+@pytest.mark.parametrize("page", pages(), ids=lambda p: p.relative_to(DOCS).as_posix())
+def test_python_fences_only_include_snippets(page):
+    bad = inline_python(page.read_text(encoding="utf-8"))
+    assert not bad, f"{page.relative_to(ROOT)} has inline Python at line(s) {bad}: move it to snippets/ and include it"
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ('```python\n--8<-- "snippets/a.py"\n```\n', []),
+        ('```python title="a.py"\n--8<-- "snippets/a.py:main"\n```\n', []),
+        ("```python\nprint(1)\n```\n", [1]),
+        ('text\n\n    ```py\n    --8<-- "snippets/a.py"\n    x = 1\n    ```\n', [3]),
+        ("~~~python\nimport torch\n~~~\n", [1]),
+        ("```{.python .copy}\nimport torch\n```\n", [1]),
+        ("```python\n```\n", [1]),
+        ("```text\nimport torch\n```\n", []),
+    ],
+)
+def test_inline_python_detector(text, expected):
+    assert inline_python(text) == expected
+
+
+def test_no_orphan_snippets():
+    included = set()
+    for page in pages():
+        included |= included_files(page_source(page))
+    snippet_files = {p.resolve() for p in SNIPPETS.rglob("*") if p.is_file() and "__pycache__" not in p.parts}
+    orphans = sorted(p.relative_to(ROOT).as_posix() for p in snippet_files - included)
+    assert not orphans, f"snippets included by no page: {orphans}"
+
+
+def test_every_include_exists():
+    for page in pages():
+        for path in included_files(page_source(page)):
+            assert path.is_file(), f"{page.relative_to(ROOT)} includes missing {path}"

@@ -1,0 +1,44 @@
+"""pyproject.toml holds each version once; pages quote it through {{ pin.NAME }}, never by hand."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from guide_harness import DOCS, ROOT, pages, pins_hook
+
+
+def test_pins_are_read_from_pyproject():
+    pins = pins_hook.load_pins()
+    assert pins["torch"] == "2.4.1"
+    assert pins["torchvision"] == "0.19.1"
+    assert pins["torch-directml"].startswith("0.2.5")
+    assert pins["mkdocs"] == "1.6.1"
+
+
+def test_placeholders_expand_and_unknown_ones_fail():
+    pins = {"torch": "9.9.9"}
+    assert pins_hook.expand_pins("pip install torch=={{ pin.torch }}", pins) == "pip install torch==9.9.9"
+    assert pins_hook.expand_pins("{{pin.TORCH}}", pins) == "9.9.9"
+    with pytest.raises(KeyError, match="torhc"):
+        pins_hook.expand_pins("{{ pin.torhc }}", pins)
+
+
+def test_a_package_pinned_twice_differently_is_an_error(tmp_path):
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text('[dependency-groups]\na = ["torch==2.4.1"]\nb = ["torch==2.5.0"]\n')
+    with pytest.raises(ValueError, match="torch"):
+        pins_hook.load_pins(pyproject)
+
+
+@pytest.mark.parametrize("page", pages(), ids=lambda p: p.relative_to(DOCS).as_posix())
+def test_pages_do_not_type_pinned_versions(page):
+    text = page.read_text(encoding="utf-8")
+    pins = pins_hook.load_pins()
+    for name, version in pins.items():
+        if version.count(".") < 2:  # "3.12" also names Python releases in prose; pins with 3 parts are ours
+            continue
+        assert not re.search(rf"(?<![\d.]){re.escape(version)}(?![\d])", text), (
+            f"{page.relative_to(ROOT)} types {name} {version}: write {{{{ pin.{name} }}}} instead"
+        )

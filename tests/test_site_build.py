@@ -1,0 +1,61 @@
+"""`mkdocs build --strict` succeeds with zero warnings, and the built site holds the snippets' code."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+import pytest
+import yaml
+
+from guide_harness import ROOT, run_python
+
+
+@pytest.fixture(scope="module")
+def built_site(tmp_path_factory):
+    site = tmp_path_factory.mktemp("site")
+    # NO_MKDOCS_2_WARNING: Material 9.8 prints an end-of-life banner that is not a build warning.
+    result = run_python(
+        ["-m", "mkdocs", "build", "--strict", "--site-dir", str(site)], cwd=ROOT, timeout=300, NO_MKDOCS_2_WARNING="1"
+    )
+    return site, result
+
+
+def test_build_is_clean(built_site):
+    _, result = built_site
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    # MkDocs logs warnings as "WARNING -  ..." lines; strict turns them into a failure too.
+    assert not re.search(r"^\s*WARNING\b", output, re.M), output
+
+
+def test_verification_page_shows_the_script(built_site):
+    site, _ = built_site
+    page = html.unescape((site / "verification" / "index.html").read_text(encoding="utf-8"))
+    text = page.replace("<span", "\n<span")  # highlighted code is split into spans
+    for name in ("def verify_directml", "def choose_device", "--allow-fallback"):
+        assert name.split()[-1] in text, name
+    assert "--8<--" not in page, "an include was not expanded"
+
+
+def test_search_index_covers_pages(built_site):
+    site, _ = built_site
+    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    locations = {doc["location"].split("#")[0] for doc in index["docs"]}
+    assert "verification/" in locations
+
+
+def test_unknown_pin_fails_the_build(tmp_path):
+    """The {{ pin.X }} hook is strict: a typo is a build error, not a blank in the page."""
+    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    config["nav"] = [{"Home": "index.md"}]
+    docs = tmp_path / "docs"
+    (docs / "hooks").mkdir(parents=True)
+    (docs / "hooks" / "pins.py").write_text((ROOT / "docs/hooks/pins.py").read_text(encoding="utf-8"))
+    (docs / "index.md").write_text("# Home\n\nInstall torch {{ pin.torhc }}.\n", encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    (tmp_path / "mkdocs.yml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    result = run_python(["-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")], cwd=tmp_path, timeout=300)
+    assert result.returncode != 0
+    assert "unknown pin 'torhc'" in result.stderr + result.stdout
