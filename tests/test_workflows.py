@@ -156,14 +156,14 @@ def directml_problems(workflow: dict) -> list:
         run_steps = [s for s in steps(job) if "run" in s]
         verify = [
             i for i, s in enumerate(run_steps)
-            if re.search(r"snippets[\\/]verify[\\/]verify_directml\.py", s["run"])
+            if re.search(r"snippets[\\/]verify_directml\.py", s["run"])
         ]
         suite = [
             i for i, s in enumerate(run_steps)
             if re.search(r"-m pytest\b", s["run"]) and "--junitxml" in s["run"]
         ]
         if not verify:
-            problems.append(f"job {name}: does not run snippets/verify/verify_directml.py")
+            problems.append(f"job {name}: does not run snippets/verify_directml.py")
         if not suite:
             problems.append(f"job {name}: does not run `python -m pytest --junitxml=...`")
         if verify and suite and verify[0] > suite[0]:
