@@ -1,0 +1,101 @@
+"""Build the tutorial notebook from its Markdown source and the snippet files it includes.
+
+    python docs/hooks/notebook.py          # write docs/train-mnist-notebook.ipynb
+    python docs/hooks/notebook.py --check  # exit 1 if the committed notebook is out of date
+
+The source, docs/hooks/train_mnist_notebook.md, is prose plus Python fences that hold only
+``--8<-- "snippets/file.py:section"`` lines: each fence becomes one code cell, expanded with the
+site's own pymdownx.snippets settings, and the prose between fences becomes Markdown cells.
+So the notebook's code is the snippets' code, never a hand-kept copy. A fence preceded by
+``<!-- cell-tags: parameters -->`` gets those cell tags (papermill's convention).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SOURCE = ROOT / "docs" / "hooks" / "train_mnist_notebook.md"
+NOTEBOOK = ROOT / "docs" / "train-mnist-notebook.ipynb"
+
+FENCE = re.compile(r"^```python[^\n]*\n(.*?)^```[ \t]*$", re.M | re.S)
+TAGS = re.compile(r"<!--\s*cell-tags:(.*?)-->\s*$")
+
+
+def _expand(lines: list[str]) -> str:
+    import markdown
+    import yaml
+
+    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    for extension in config["markdown_extensions"]:
+        if isinstance(extension, dict) and "pymdownx.snippets" in extension:
+            settings = dict(extension["pymdownx.snippets"])
+            settings["base_path"] = [str(ROOT / p) for p in settings.get("base_path", ["."])]
+            break
+    else:
+        raise RuntimeError("mkdocs.yml does not configure pymdownx.snippets")
+    md = markdown.Markdown(extensions=["pymdownx.snippets"], extension_configs={"pymdownx.snippets": settings})
+    return "\n".join(md.preprocessors["snippet"].run(lines)).strip("\n")
+
+
+def build(source: Path = SOURCE):
+    """Return the notebook (an nbformat NotebookNode) that ``source`` describes."""
+    import nbformat.v4 as nbf
+
+    text = source.read_text(encoding="utf-8")
+    cells = []
+    position = 0
+    for match in FENCE.finditer(text):
+        prose = text[position : match.start()]
+        tags_match = TAGS.search(prose)
+        tags = tags_match.group(1).split() if tags_match else []
+        prose = TAGS.sub("", prose).strip()
+        if prose:
+            cells.append(nbf.new_markdown_cell(prose))
+        body = [line for line in match.group(1).splitlines() if line.strip()]
+        if not body or not all(line.lstrip().startswith("--8<--") for line in body):
+            raise ValueError(f"{source.name}: a Python fence may only include snippets (--8<-- lines)")
+        cell = nbf.new_code_cell(_expand(body))
+        if tags:
+            cell.metadata["tags"] = tags
+        cells.append(cell)
+        position = match.end()
+    if text[position:].strip():
+        cells.append(nbf.new_markdown_cell(text[position:].strip()))
+
+    notebook = nbf.new_notebook(cells=cells)
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    notebook.metadata["language_info"] = {"name": "python"}
+    # Stable ids keep the generated file identical from one run to the next.
+    for number, cell in enumerate(notebook.cells):
+        cell["id"] = f"cell-{number:02d}"
+    return notebook
+
+
+def render(notebook) -> str:
+    import nbformat
+
+    return nbformat.writes(notebook) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="only check that the committed notebook is current")
+    args = parser.parse_args(argv)
+    wanted = render(build())
+    if args.check:
+        current = NOTEBOOK.read_text(encoding="utf-8") if NOTEBOOK.exists() else ""
+        if current != wanted:
+            print(f"error: {NOTEBOOK.relative_to(ROOT)} is out of date: run python docs/hooks/notebook.py", file=sys.stderr)
+            return 1
+        return 0
+    NOTEBOOK.write_text(wanted, encoding="utf-8", newline="\n")
+    print(f"wrote {NOTEBOOK.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
