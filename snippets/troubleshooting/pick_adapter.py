@@ -1,0 +1,98 @@
+"""Pick the dedicated GPU when DirectML also sees an integrated one.
+
+torch_directml.device() uses DirectML's default adapter, which on laptops and on desktops with a
+CPU that has graphics can be the integrated GPU. This picks by adapter name instead:
+
+1. an adapter whose name marks a dedicated GPU (Radeon RX/Pro/VII, Arc A/B-series, GeForce, RTX, GTX, Quadro);
+2. else one whose name marks nothing known;
+3. else an integrated one (Intel UHD/Iris/HD Graphics, "Radeon Graphics", Radeon 780M-style, Arc Graphics).
+Within a tier the lowest index wins. Names can mislead: --adapter N always overrides the rule.
+
+    python pick_adapter.py               # list the adapters and the one the rule picks
+    python pick_adapter.py --adapter 1   # use adapter 1, whatever its name
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+
+# --8<-- [start:rule]
+DEDICATED = re.compile(r"Radeon\S* (RX|Pro|VII)\b|\bArc\S* [AB]\d{3}|GeForce|\bRTX\b|\bGTX\b|Quadro", re.IGNORECASE)
+INTEGRATED = re.compile(
+    r"\bUHD\b|\bIris\b|\bHD Graphics\b|Radeon\S* (\d{3}M )?Graphics|Radeon\S* Vega \d+ Graphics"
+    r"|\bArc\S* Graphics\b|Basic Render",
+    re.IGNORECASE,
+)
+
+
+class AdapterChoiceError(ValueError):
+    """The requested adapter does not exist."""
+
+
+def adapter_kind(name: str) -> str:
+    """'dedicated', 'integrated' or 'unknown', judged from the adapter's name alone."""
+    if DEDICATED.search(name):
+        return "dedicated"
+    if INTEGRATED.search(name):
+        return "integrated"
+    return "unknown"
+
+
+def pick_adapter(names: list[str], override: int | None = None) -> int:
+    """Index of the adapter to use: ``override`` if given, else the first dedicated-looking one."""
+    if not names:
+        raise AdapterChoiceError("DirectML sees no adapter: update the GPU driver")
+    if override is not None:
+        if not 0 <= override < len(names):
+            raise AdapterChoiceError(f"there is no adapter {override}: use 0 to {len(names) - 1}")
+        return override
+    rank = {"dedicated": 0, "unknown": 1, "integrated": 2}
+    return min(range(len(names)), key=lambda i: (rank[adapter_kind(names[i])], i))
+# --8<-- [end:rule]
+
+
+# What DirectML reports on a typical laptop; used to show the rule where torch-directml is missing.
+EXAMPLE_ADAPTERS = ["Intel(R) UHD Graphics 770", "AMD Radeon RX 6700 XT"]
+
+
+def load_directml():
+    """Return torch_directml if it is installed and sees a GPU, else None."""
+    try:
+        import torch_directml
+    except ImportError:
+        return None
+    return torch_directml if torch_directml.is_available() else None
+
+
+# --8<-- [start:main]
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Pick the DirectML adapter (GPU) to train on.")
+    parser.add_argument("--adapter", type=int, help="use this adapter index, whatever its name")
+    args = parser.parse_args(argv)
+
+    dml = load_directml()
+    if dml is None:
+        names = EXAMPLE_ADAPTERS
+        print("torch-directml is not available: applying the rule to an example list")
+    else:
+        names = [dml.device_name(i) for i in range(dml.device_count())]
+    for index, name in enumerate(names):
+        print(f"  [{index}] {name}  ({adapter_kind(name)})")
+    try:
+        index = pick_adapter(names, args.adapter)
+    except AdapterChoiceError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    how = "as requested" if args.adapter is not None else "by name"
+    print(f"using adapter {index}: {names[index]} ({how})")
+    if dml is not None:
+        device = dml.device(index)  # pass this to model.to(...) and tensor.to(...)
+        print(f"device: {device}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+# --8<-- [end:main]

@@ -1,0 +1,44 @@
+"""Tests for snippets/migration/new_api.py: the new API, with and without an adapter."""
+
+from __future__ import annotations
+
+import re
+import textwrap
+
+import pytest
+
+from guide_harness import run_snippet
+
+
+def test_runs_on_the_cpu_without_directml(tmp_path):
+    result = run_snippet("migration/new_api.py", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    if "running the same code on the CPU" in result.stdout:
+        assert "device: cpu, (a + b).sum() = 9.0" in result.stdout
+
+
+def test_lists_adapters_with_the_new_calls(tmp_path):
+    fake = tmp_path / "fake"
+    fake.mkdir()
+    (fake / "torch_directml.py").write_text(
+        textwrap.dedent("""
+            import torch
+            NAMES = ["Intel(R) UHD Graphics 770", "AMD Radeon RX 6700 XT"]
+            def is_available(): return True
+            def device_count(): return len(NAMES)
+            def device_name(i): return NAMES[i]
+            def device(i=None): return torch.device("cpu")
+        """),
+        encoding="utf-8",
+    )
+    result = run_snippet("migration/new_api.py", cwd=tmp_path, PYTHONPATH=str(fake))
+    assert result.returncode == 0, result.stderr
+    assert "[0] Intel(R) UHD Graphics 770\n[1] AMD Radeon RX 6700 XT\n" in result.stdout
+    assert "(a + b).sum() = 9.0" in result.stdout
+
+
+@pytest.mark.directml
+def test_runs_on_directml(tmp_path):
+    result = run_snippet("migration/new_api.py", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert re.search(r"device: privateuseone:\d+, \(a \+ b\)\.sum\(\) = 9\.0", result.stdout), result.stdout

@@ -1,0 +1,116 @@
+"""Tests for snippets/troubleshooting/pick_adapter.py: the naming rule on real adapter names, the override."""
+
+from __future__ import annotations
+
+import importlib.util
+import textwrap
+
+import pytest
+
+from guide_harness import SNIPPETS, assert_one_line_error, run_snippet
+
+SPEC = importlib.util.spec_from_file_location("pick_adapter", SNIPPETS / "troubleshooting" / "pick_adapter.py")
+pick_adapter = importlib.util.module_from_spec(SPEC)
+SPEC.loader.exec_module(pick_adapter)
+
+
+@pytest.mark.parametrize(
+    "name, kind",
+    [
+        ("AMD Radeon RX 6700 XT", "dedicated"),
+        ("AMD Radeon RX Vega 56", "dedicated"),
+        ("AMD Radeon Pro W6800", "dedicated"),
+        ("AMD Radeon VII", "dedicated"),
+        ("Intel(R) Arc(TM) A770 Graphics", "dedicated"),
+        ("Intel(R) Arc(TM) B580 Graphics", "dedicated"),
+        ("NVIDIA GeForce RTX 3060", "dedicated"),
+        ("Intel(R) UHD Graphics 770", "integrated"),
+        ("Intel(R) Iris(R) Xe Graphics", "integrated"),
+        ("Intel(R) HD Graphics 530", "integrated"),
+        ("AMD Radeon(TM) Graphics", "integrated"),
+        ("AMD Radeon(TM) 780M Graphics", "integrated"),
+        ("AMD Radeon Vega 8 Graphics", "integrated"),
+        ("Intel(R) Arc(TM) Graphics", "integrated"),
+        ("Microsoft Basic Render Driver", "integrated"),
+        ("Qualcomm(R) Adreno(TM) X1-85 GPU", "unknown"),
+    ],
+)
+def test_adapter_kind(name, kind):
+    assert pick_adapter.adapter_kind(name) == kind
+
+
+@pytest.mark.parametrize(
+    "names, expected",
+    [
+        (["Intel(R) UHD Graphics 770", "AMD Radeon RX 6700 XT"], 1),  # the integrated GPU is listed first
+        (["AMD Radeon RX 6600", "AMD Radeon(TM) Graphics"], 0),
+        (["Intel(R) Iris(R) Xe Graphics", "Intel(R) Arc(TM) A370M Graphics"], 1),
+        (["AMD Radeon(TM) Graphics", "Qualcomm(R) Adreno(TM) X1-85 GPU"], 1),  # unknown beats integrated
+        (["NVIDIA GeForce GTX 1650", "AMD Radeon RX 7900 XTX"], 0),  # two dedicated: the lowest index
+        (["Intel(R) UHD Graphics 620"], 0),  # only an integrated GPU: use it
+    ],
+)
+def test_rule_prefers_the_dedicated_gpu(names, expected):
+    assert pick_adapter.pick_adapter(names) == expected
+
+
+def test_override_wins_and_is_checked():
+    names = ["Intel(R) UHD Graphics 770", "AMD Radeon RX 6700 XT"]
+    assert pick_adapter.pick_adapter(names, override=0) == 0
+    with pytest.raises(pick_adapter.AdapterChoiceError, match="no adapter 2: use 0 to 1"):
+        pick_adapter.pick_adapter(names, override=2)
+    with pytest.raises(pick_adapter.AdapterChoiceError, match="no adapter -1"):
+        pick_adapter.pick_adapter(names, override=-1)
+    with pytest.raises(pick_adapter.AdapterChoiceError, match="sees no adapter"):
+        pick_adapter.pick_adapter([])
+
+
+def fake_directml(tmp_path, names):
+    """A stand-in torch_directml module with the given adapters, first on the script's import path."""
+    fake = tmp_path / "fake"
+    fake.mkdir()
+    (fake / "torch_directml.py").write_text(
+        textwrap.dedent(f"""
+            import torch
+            NAMES = {names!r}
+            def is_available(): return bool(NAMES)
+            def device_count(): return len(NAMES)
+            def device_name(i): return NAMES[i]
+            def device(i=0): return torch.device("cpu")
+        """),
+        encoding="utf-8",
+    )
+    return str(fake)
+
+
+def test_script_uses_the_machines_adapters(tmp_path):
+    fake = fake_directml(tmp_path, ["AMD Radeon(TM) Graphics", "AMD Radeon RX 6600"])
+    result = run_snippet("troubleshooting/pick_adapter.py", cwd=tmp_path, PYTHONPATH=fake)
+    assert result.returncode == 0, result.stderr
+    assert "[0] AMD Radeon(TM) Graphics  (integrated)" in result.stdout
+    assert "using adapter 1: AMD Radeon RX 6600 (by name)" in result.stdout
+    forced = run_snippet("troubleshooting/pick_adapter.py", "--adapter", "0", cwd=tmp_path, PYTHONPATH=fake)
+    assert "using adapter 0: AMD Radeon(TM) Graphics (as requested)" in forced.stdout
+
+
+def test_script_without_directml_explains_and_shows_the_rule(tmp_path):
+    result = run_snippet("troubleshooting/pick_adapter.py", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    if "example list" in result.stdout:  # the CPU-only machine
+        assert "using adapter 1: AMD Radeon RX 6700 XT (by name)" in result.stdout
+
+
+def test_script_refuses_a_missing_adapter_in_one_line(tmp_path):
+    fake = fake_directml(tmp_path, ["AMD Radeon RX 6600"])
+    result = run_snippet("troubleshooting/pick_adapter.py", "--adapter", "3", cwd=tmp_path, PYTHONPATH=fake)
+    assert_one_line_error(result, "there is no adapter 3: use 0 to 0")
+
+
+@pytest.mark.directml
+def test_picked_adapter_computes_on_directml():
+    import torch
+    import torch_directml
+
+    names = [torch_directml.device_name(i) for i in range(torch_directml.device_count())]
+    device = torch_directml.device(pick_adapter.pick_adapter(names))
+    assert (torch.ones(4, device=device) * 3).sum().item() == 12.0
