@@ -4,7 +4,7 @@ Keep it next to choose_device.py, mnist_data.py and lenet.py, then:
 
     python train_mnist.py --download                  # MNIST, downloaded into .\\data the first time
     python train_mnist.py --resume                    # after an interruption: carry on from the checkpoint
-    python train_mnist.py --dataset fashion-mnist --data-dir D:\\datasets --epochs 12
+    python train_mnist.py --dataset fashion-mnist --data-dir D:\\datasets --epochs 15
 
 After every epoch it prints the test accuracy and saves a checkpoint (default:
 checkpoints\\lenet-<dataset>.pt). The checkpoint is written to a temporary file first and then
@@ -179,7 +179,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--dataset", choices=sorted(DATASETS), default="mnist")
     parser.add_argument("--data-dir", type=Path, default=Path("data"), help="dataset root (default: .\\data)")
     parser.add_argument("--download", action="store_true", help="download the dataset if it is missing")
-    parser.add_argument("--epochs", type=positive_int, default=12, help="train until this epoch (default: 12)")
+    parser.add_argument("--epochs", type=positive_int, default=10, help="train until this epoch (default: 10)")
     parser.add_argument("--batch-size", type=positive_int, default=64)
     parser.add_argument("--lr", type=positive_float, default=1e-3, help="Adam's learning rate (default: 0.001)")
     parser.add_argument("--seed", type=int, default=0, help="same seed, same initial weights and batch order")
