@@ -105,26 +105,27 @@ def test_killed_at_any_moment_a_resumed_run_loses_nothing(fashion_mnist_root, tm
     checkpoint = work / "checkpoints" / "lenet-fashion-mnist.pt"
     temporary = checkpoint.with_name(checkpoint.name + ".tmp")
 
-    # 1. Killed in epoch 1, before any checkpoint exists.
+    # 1. Killed in epoch 1, before any checkpoint exists (unless the kill came late: then it holds epoch 1).
     kill_when(start(args, work), "epoch 1/4  25%")
-    assert not checkpoint.exists()
-    # 2. Resumed (from nothing), killed in the middle of epoch 3.
+    assert not checkpoint.exists() or final_checkpoint(checkpoint)["epoch"] == 1
+    # 2. Resumed, killed in the middle of epoch 3.
     kill_when(start(args, work), "epoch 3/4  50%")
-    assert final_checkpoint(checkpoint)["epoch"] == 2
-    # 3. Resumed, killed in the middle of saving epoch 3: a half-written temporary file stays behind.
+    saved = final_checkpoint(checkpoint)["epoch"]
+    assert saved in (2, 3)  # 3 only if the kill landed after that epoch's save
+    # 3. Resumed, killed in the middle of its next save: a half-written temporary file stays behind.
     wrapper = tmp_path / "hanging_save.py"
     wrapper.write_text(HANGING_SAVE.format(kill_at=1, script=str(SNIPPETS / "train_mnist.py")), encoding="utf-8")
     seen = kill_when(start(args, work, wrapper), "SAVE IN PROGRESS")
-    assert any("resuming after epoch 2" in line for line in seen), "".join(seen)
+    assert any(f"resuming after epoch {saved}" in line for line in seen), "".join(seen)
     assert temporary.stat().st_size > 0
     with pytest.raises(Exception):
         torch.load(temporary, weights_only=True)  # the stale file is really broken...
-    assert final_checkpoint(checkpoint)["epoch"] == 2  # ...and the checkpoint is still the complete one
+    assert final_checkpoint(checkpoint)["epoch"] == saved  # ...and the checkpoint is still the complete one
     # 4. Resumed: ignores the stale file, finishes, leaves no temporary file.
     finished = run_snippet("train_mnist.py", *args, cwd=work)
     assert finished.returncode == 0, finished.stderr
     assert "removed" in finished.stdout and "unfinished save" in finished.stdout
-    assert "resuming after epoch 2" in finished.stdout
+    assert f"resuming after epoch {saved}" in finished.stdout
     assert not temporary.exists()
     assert sorted(p.name for p in checkpoint.parent.iterdir()) == [checkpoint.name]
 
