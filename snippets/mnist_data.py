@@ -7,7 +7,7 @@ Run it to check that the data is where the training script will look:
 
 Why not a DataLoader with transforms? For 28x28 images, per-image PIL transforms cost more than the
 network itself: the GPU waits for the data. Here the whole set is decoded once, normalised once,
-moved to the device once, and each batch is a slice of a tensor that is already there.
+moved to the device once, and each batch is picked from tensors that are already there.
 """
 
 # --8<-- [start:data]
@@ -49,8 +49,10 @@ def _read_split(name: str, data_dir: Path, train: bool, download: bool):
                 f"{name} not found in {folder}: run again with --download (needs internet once) "
                 f"or point --data-dir at the folder that holds {dataset_class.__name__}"
             ) from None
+        if download:  # torchvision: "Error downloading <file>" when no mirror answered (no network?)
+            raise DatasetError(f"cannot download {name} into {data_dir} (no internet?): {error}") from None
         raise DatasetError(f"cannot read {name} from {data_dir}: {error}") from None
-    except OSError as error:  # no permission to create the folder, no network, a damaged file...
+    except OSError as error:  # no permission to create the folder, a damaged file...
         what = "download" if download else "read"
         raise DatasetError(f"cannot {what} {name} into {data_dir}: {error}") from None
     # .data holds every image as uint8 (N, 28, 28), .targets the labels (N,): no per-image transform.

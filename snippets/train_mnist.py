@@ -254,7 +254,7 @@ def train(args: argparse.Namespace) -> int:
         print(f"resuming after epoch {checkpoint['epoch']} "
               f"(test accuracy {history[-1]['accuracy']:.4f}) from {args.checkpoint}")
 
-    # The data goes to the device once; every batch is then a slice of tensors that are already there.
+    # The data goes to the device once; every batch is then picked from tensors that are already there.
     train_images, train_labels = train_images.to(device), train_labels.to(device)
     test_images, test_labels = test_images.to(device), test_labels.to(device)
 

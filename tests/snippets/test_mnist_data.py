@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import subprocess
 import sys
 
 import torch
@@ -64,6 +65,21 @@ def test_download_that_cannot_write_is_one_line(tmp_path):
     result = run_snippet("mnist_data.py", "--download", "--data-dir", str(blocker / "data"), cwd=tmp_path,
                          **NO_NETWORK)
     assert_one_line_error(result, "cannot download mnist into")
+
+
+def test_download_without_network_is_one_line(tmp_path, monkeypatch, capsys):
+    # Stand in for the network being down: torchvision's downloader fails as urllib does, nothing is fetched.
+    import torchvision.datasets.mnist
+    from urllib.error import URLError
+
+    def no_network(url, **kwargs):
+        raise URLError("[Errno -3] Temporary failure in name resolution")
+
+    monkeypatch.setattr(torchvision.datasets.mnist, "download_and_extract_archive", no_network)
+    assert mnist_data.main(["--download", "--data-dir", str(tmp_path / "data")]) == 1
+    err = capsys.readouterr().err
+    assert_one_line_error(subprocess.CompletedProcess([], 1, "", err),
+                          "cannot download mnist into", "(no internet?)", "Error downloading")
 
 
 def test_bad_arguments_are_one_line(tmp_path):
