@@ -1,0 +1,125 @@
+"""Load MNIST or Fashion-MNIST once, as normalised float32 tensors, and serve shuffled batches.
+
+Run it to check that the data is where the training script will look:
+
+    python mnist_data.py --download                      # MNIST into .\\data (needs internet once)
+    python mnist_data.py --dataset fashion-mnist --data-dir D:\\datasets
+
+Why not a DataLoader with transforms? For 28x28 images, per-image PIL transforms cost more than the
+network itself: the GPU waits for the data. Here the whole set is decoded once, normalised once,
+moved to the device once, and each batch is picked from tensors that are already there.
+"""
+
+# --8<-- [start:data]
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import torch
+from torchvision import datasets
+
+# torchvision reads (and downloads) both sets in the same IDX format, into <data-dir>/<folder>/raw.
+DATASETS = {
+    "mnist": datasets.MNIST,
+    "fashion-mnist": datasets.FashionMNIST,
+}
+
+
+class DatasetError(RuntimeError):
+    """The dataset is missing, unreadable, or could not be downloaded."""
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse that reports a bad argument in one line: 'error: ...'."""
+
+    def error(self, message: str):
+        self.exit(2, f"error: {message} (see --help)\n")
+
+
+def _read_split(name: str, data_dir: Path, train: bool, download: bool):
+    dataset_class = DATASETS[name]
+    try:
+        dataset = dataset_class(root=str(data_dir), train=train, download=download)
+    except RuntimeError as error:
+        if "not found" in str(error).lower():  # torchvision: "Dataset not found. You can use download=True ..."
+            folder = data_dir / dataset_class.__name__ / "raw"
+            raise DatasetError(
+                f"{name} not found in {folder}: run again with --download (needs internet once) "
+                f"or point --data-dir at the folder that holds {dataset_class.__name__}"
+            ) from None
+        if download:  # torchvision: "Error downloading <file>" when no mirror answered (no network?)
+            raise DatasetError(f"cannot download {name} into {data_dir} (no internet?): {error}") from None
+        raise DatasetError(f"cannot read {name} from {data_dir}: {error}") from None
+    except OSError as error:  # no permission to create the folder, a damaged file...
+        what = "download" if download else "read"
+        raise DatasetError(f"cannot {what} {name} into {data_dir}: {error}") from None
+    # .data holds every image as uint8 (N, 28, 28), .targets the labels (N,): no per-image transform.
+    return dataset.data, dataset.targets
+
+
+def load_dataset(name: str, data_dir: str | Path, download: bool = False, limit_train: int | None = None,
+                 limit_test: int | None = None):
+    """Return (train_images, train_labels, test_images, test_labels) on the CPU.
+
+    Images are float32 (N, 1, 28, 28), normalised with the training set's mean and standard deviation;
+    labels are int64 (N,). ``limit_*`` keeps only the first N images (quick runs and tests).
+    """
+    if name not in DATASETS:
+        raise DatasetError(f"unknown dataset {name!r}: use one of {', '.join(DATASETS)}")
+    data_dir = Path(data_dir)
+    train_images, train_labels = _read_split(name, data_dir, train=True, download=download)
+    test_images, test_labels = _read_split(name, data_dir, train=False, download=download)
+    train_images, train_labels = train_images[:limit_train], train_labels[:limit_train]
+    test_images, test_labels = test_images[:limit_test], test_labels[:limit_test]
+
+    # float32, never float64: not every DirectML GPU supports float64.
+    train = train_images.to(torch.float32).div_(255).unsqueeze(1)  # (N, 1, 28, 28): one channel
+    test = test_images.to(torch.float32).div_(255).unsqueeze(1)
+    mean, std = train.mean(), train.std()  # from the training images only: the test set stays unseen
+    return (train - mean) / std, train_labels.long(), (test - mean) / std, test_labels.long()
+
+
+def batches(images: torch.Tensor, labels: torch.Tensor, batch_size: int, generator: torch.Generator | None = None):
+    """Yield (images, labels) batches from tensors that already live on the training device.
+
+    Shuffle with a permutation made on the CPU: DirectML has no torch.Generator of its own.
+    Without a generator the order is fixed (for evaluation).
+    """
+    count = len(images)
+    if generator is None:
+        order = None
+    else:
+        order = torch.randperm(count, generator=generator).to(images.device)
+    for start in range(0, count, batch_size):
+        if order is None:
+            yield images[start:start + batch_size], labels[start:start + batch_size]
+        else:
+            index = order[start:start + batch_size]
+            yield images[index], labels[index]
+# --8<-- [end:data]
+
+
+# --8<-- [start:main]
+def main(argv: list[str] | None = None) -> int:
+    parser = ArgumentParser(description="Load MNIST or Fashion-MNIST and show what was loaded.")
+    parser.add_argument("--dataset", choices=sorted(DATASETS), default="mnist")
+    parser.add_argument("--data-dir", type=Path, default=Path("data"), help="dataset root (default: .\\data)")
+    parser.add_argument("--download", action="store_true", help="download the dataset if it is missing")
+    args = parser.parse_args(argv)
+    try:
+        train_x, train_y, test_x, test_y = load_dataset(args.dataset, args.data_dir, args.download)
+    except DatasetError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    print(f"{args.dataset}: {len(train_x)} training and {len(test_x)} test images of shape "
+          f"{tuple(train_x.shape[1:])}, {train_x.dtype}")
+    print(f"training images after normalisation: mean {train_x.mean():.3f}, std {train_x.std():.3f}")
+    print(f"classes: {train_y.unique().tolist()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+# --8<-- [end:main]

@@ -1,0 +1,45 @@
+"""Tests for snippets/lenet.py: the LeNet-5 shapes, its size, and that it can fit a batch."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import torch
+
+from guide_harness import SNIPPETS, run_snippet
+
+SPEC = importlib.util.spec_from_file_location("lenet", SNIPPETS / "lenet.py")
+lenet = importlib.util.module_from_spec(SPEC)
+SPEC.loader.exec_module(lenet)
+
+# conv1 6*(25+1) + conv2 16*(6*25+1) + fc 400*120+120 + 120*84+84 + 84*10+10
+LENET5_PARAMETERS = 156 + 2416 + 48120 + 10164 + 850
+
+
+def test_script_prints_the_model(tmp_path):
+    result = run_snippet("lenet.py", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "output shape for a batch of 2: (2, 10)" in result.stdout
+    assert f"parameters: {LENET5_PARAMETERS:,}" in result.stdout
+    assert "Conv2d(1, 6, kernel_size=(5, 5)" in result.stdout
+
+
+def test_shapes_and_parameters():
+    model = lenet.LeNet()
+    assert model.features(torch.zeros(3, 1, 28, 28)).shape == (3, 16, 5, 5)
+    assert model(torch.zeros(3, 1, 28, 28)).shape == (3, 10)
+    assert sum(p.numel() for p in model.parameters()) == LENET5_PARAMETERS
+    assert all(p.dtype == torch.float32 for p in model.parameters())
+
+
+def test_it_can_fit_a_small_batch():
+    torch.manual_seed(0)
+    model = lenet.LeNet()
+    images, labels = torch.randn(10, 1, 28, 28), torch.arange(10)
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+    for _ in range(60):
+        optimizer.zero_grad()
+        loss = torch.nn.functional.cross_entropy(model(images), labels)
+        loss.backward()
+        optimizer.step()
+    assert (model(images).argmax(1) == labels).float().mean() == 1.0

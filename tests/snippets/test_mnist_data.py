@@ -1,0 +1,86 @@
+"""Tests for snippets/mnist_data.py: real Fashion-MNIST loads and normalises; missing data is one line; no download."""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+
+import torch
+
+from guide_harness import SNIPPETS, assert_one_line_error, run_snippet
+
+sys.path.insert(0, str(SNIPPETS))
+mnist_data = importlib.import_module("mnist_data")
+
+# If anything tried the network anyway, it would fail fast on these dead proxies instead of downloading.
+NO_NETWORK = {"HTTP_PROXY": "http://127.0.0.1:9", "HTTPS_PROXY": "http://127.0.0.1:9",
+              "http_proxy": "http://127.0.0.1:9", "https_proxy": "http://127.0.0.1:9"}
+
+
+def test_script_reports_real_fashion_mnist(fashion_mnist_root, tmp_path):
+    result = run_snippet("mnist_data.py", "--dataset", "fashion-mnist", "--data-dir", str(fashion_mnist_root),
+                         cwd=tmp_path, **NO_NETWORK)
+    assert result.returncode == 0, result.stderr
+    assert "fashion-mnist: 60000 training and 10000 test images of shape (1, 28, 28), torch.float32" in result.stdout
+    assert "mean -0.000, std 1.000" in result.stdout or "mean 0.000, std 1.000" in result.stdout
+    assert "classes: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]" in result.stdout
+
+
+def test_load_dataset_normalises_with_training_statistics(fashion_mnist_root):
+    train_x, train_y, test_x, test_y = mnist_data.load_dataset("fashion-mnist", fashion_mnist_root,
+                                                               limit_train=5000, limit_test=300)
+    assert train_x.shape == (5000, 1, 28, 28) and test_x.shape == (300, 1, 28, 28)
+    assert train_x.dtype == test_x.dtype == torch.float32  # never float64 (DirectML)
+    assert train_y.dtype == torch.int64 and set(train_y.tolist()) == set(range(10))
+    assert abs(train_x.mean().item()) < 1e-4 and abs(train_x.std().item() - 1) < 1e-4
+    assert abs(test_x.mean().item()) < 0.1  # the test set uses the training statistics: close, not exact
+    # Real images: a Fashion-MNIST picture is not blank, and the pixels took more than two values.
+    assert train_x[0].unique().numel() > 20
+
+
+def test_batches_shuffle_reproducibly_and_cover_everything():
+    images, labels = torch.arange(10.0).reshape(10, 1), torch.arange(10)
+    first = list(mnist_data.batches(images, labels, 4, torch.Generator().manual_seed(1)))
+    again = list(mnist_data.batches(images, labels, 4, torch.Generator().manual_seed(1)))
+    assert [len(b[0]) for b in first] == [4, 4, 2]
+    assert all(torch.equal(a[1], b[1]) for a, b in zip(first, again))
+    seen = torch.cat([b[1] for b in first])
+    assert sorted(seen.tolist()) == list(range(10)) and seen.tolist() != list(range(10))
+    assert all(torch.equal(x.flatten(), y.float()) for x, y in first)  # images stay paired with labels
+    in_order = torch.cat([b[1] for b in mnist_data.batches(images, labels, 4)])
+    assert in_order.tolist() == list(range(10))
+
+
+def test_missing_dataset_is_one_line(tmp_path):
+    result = run_snippet("mnist_data.py", "--data-dir", str(tmp_path / "empty"), cwd=tmp_path, **NO_NETWORK)
+    assert_one_line_error(result, "mnist not found in", "--download")
+    assert not (tmp_path / "empty").exists()
+
+
+def test_download_that_cannot_write_is_one_line(tmp_path):
+    # The data folder would have to live inside a file: torchvision fails creating it, before any network use.
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    result = run_snippet("mnist_data.py", "--download", "--data-dir", str(blocker / "data"), cwd=tmp_path,
+                         **NO_NETWORK)
+    assert_one_line_error(result, "cannot download mnist into")
+
+
+def test_download_without_network_is_one_line(tmp_path, monkeypatch, capsys):
+    # Stand in for the network being down: torchvision's downloader fails as urllib does, nothing is fetched.
+    import torchvision.datasets.mnist
+    from urllib.error import URLError
+
+    def no_network(url, **kwargs):
+        raise URLError("[Errno -3] Temporary failure in name resolution")
+
+    monkeypatch.setattr(torchvision.datasets.mnist, "download_and_extract_archive", no_network)
+    assert mnist_data.main(["--download", "--data-dir", str(tmp_path / "data")]) == 1
+    err = capsys.readouterr().err
+    assert_one_line_error(subprocess.CompletedProcess([], 1, "", err),
+                          "cannot download mnist into", "(no internet?)", "Error downloading")
+
+
+def test_bad_arguments_are_one_line(tmp_path):
+    assert_one_line_error(run_snippet("mnist_data.py", "--dataset", "cifar10", cwd=tmp_path), "invalid choice: 'cifar10'")

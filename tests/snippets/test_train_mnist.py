@@ -1,0 +1,258 @@
+"""Tests for snippets/train_mnist.py: it learns on real Fashion-MNIST, survives SIGKILL, refuses bad input.
+
+Training runs on the CPU on small subsets; nothing is downloaded (the scripts never get --download).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+import torch
+
+from guide_harness import SNIPPETS, assert_one_line_error, clean_env, run_snippet
+
+sys.path.insert(0, str(SNIPPETS))  # train_mnist imports its neighbours, as in the reader's project folder
+train_mnist = importlib.import_module("train_mnist")
+
+SMALL = ("--dataset", "fashion-mnist", "--limit-train", "2000", "--limit-test", "1000", "--batch-size", "100")
+
+
+def small_run(root, *extra):
+    return (*SMALL, "--data-dir", str(root), *extra)
+
+
+def final_checkpoint(path: Path) -> dict:
+    return torch.load(path, map_location="cpu", weights_only=True)
+
+
+def test_it_learns_on_fashion_mnist(fashion_mnist_root, tmp_path):
+    result = run_snippet(
+        "train_mnist.py", "--dataset", "fashion-mnist", "--data-dir", str(fashion_mnist_root),
+        "--epochs", "2", "--limit-train", "8000", "--limit-test", "2000", "--device", "cpu", cwd=tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "device: cpu" in out
+    assert "epoch 1/2  25% (32/125 batches)" in out  # progress inside the epoch
+    checkpoint = final_checkpoint(tmp_path / "checkpoints" / "lenet-fashion-mnist.pt")
+    accuracies = [entry["accuracy"] for entry in checkpoint["history"]]
+    assert [entry["epoch"] for entry in checkpoint["history"]] == [1, 2]
+    # Chance is 0.10 on ten balanced classes; two short epochs of LeNet get far above it.
+    assert accuracies[-1] >= 0.70, out
+    assert f"final test accuracy: {accuracies[-1]:.4f} after 2 epochs" in out
+    for entry in checkpoint["history"]:
+        assert f"epoch {entry['epoch']}/2  loss {entry['loss']:.4f}  test accuracy {entry['accuracy']:.4f}" in out
+        assert entry["seconds"] > 0
+
+
+def start(args, cwd: Path, wrapper: Path | None = None) -> subprocess.Popen:
+    script = wrapper or SNIPPETS / "train_mnist.py"
+    return subprocess.Popen(
+        [sys.executable, str(script), *args], cwd=cwd, env=clean_env(PYTHONPATH=str(SNIPPETS)),
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+
+
+def kill_when(process: subprocess.Popen, marker: str) -> list[str]:
+    """Read the run's output until a line contains ``marker``, then SIGKILL it at once."""
+    seen = []
+    for line in process.stdout:
+        seen.append(line)
+        if marker in line:
+            process.send_signal(signal.SIGKILL)
+            process.wait(timeout=30)
+            assert process.returncode == -signal.SIGKILL
+            return seen
+    process.wait(timeout=30)
+    pytest.fail(f"the run ended (exit {process.returncode}) before printing {marker!r}:\n{''.join(seen)}"
+                f"\n{process.stderr.read()}")
+
+
+# Runs train_mnist.py, but the save of epoch KILL_AT writes half a temporary file and hangs there,
+# so that the test can SIGKILL the run in the middle of a save.
+HANGING_SAVE = textwrap.dedent("""
+    import runpy, sys, time
+    import torch
+    KILL_AT = {kill_at}
+    real_save, saves = torch.save, []
+    def hanging_save(obj, file, *args, **kwargs):
+        saves.append(1)
+        real_save(obj, file, *args, **kwargs)
+        if len(saves) == KILL_AT:
+            file.flush()
+            file.truncate(file.tell() // 2)
+            file.flush()
+            print("SAVE IN PROGRESS", flush=True)
+            time.sleep(120)
+    torch.save = hanging_save
+    sys.argv[0] = {script!r}
+    runpy.run_path({script!r}, run_name="__main__")
+""")
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="SIGKILL is POSIX-only")
+def test_killed_at_any_moment_a_resumed_run_loses_nothing(fashion_mnist_root, tmp_path):
+    args = small_run(fashion_mnist_root, "--epochs", "4", "--device", "cpu", "--resume")
+    reference_dir, work = tmp_path / "reference", tmp_path / "killed"
+    reference_dir.mkdir(), work.mkdir()
+    checkpoint = work / "checkpoints" / "lenet-fashion-mnist.pt"
+    temporary = checkpoint.with_name(checkpoint.name + ".tmp")
+
+    # 1. Killed in epoch 1, before any checkpoint exists (unless the kill came late: then it holds epoch 1).
+    kill_when(start(args, work), "epoch 1/4  25%")
+    assert not checkpoint.exists() or final_checkpoint(checkpoint)["epoch"] == 1
+    # 2. Resumed, killed in the middle of epoch 3.
+    kill_when(start(args, work), "epoch 3/4  50%")
+    saved = final_checkpoint(checkpoint)["epoch"]
+    assert saved in (2, 3)  # 3 only if the kill landed after that epoch's save
+    # 3. Resumed, killed in the middle of its next save: a half-written temporary file stays behind.
+    wrapper = tmp_path / "hanging_save.py"
+    wrapper.write_text(HANGING_SAVE.format(kill_at=1, script=str(SNIPPETS / "train_mnist.py")), encoding="utf-8")
+    seen = kill_when(start(args, work, wrapper), "SAVE IN PROGRESS")
+    assert any(f"resuming after epoch {saved}" in line for line in seen), "".join(seen)
+    assert temporary.stat().st_size > 0
+    with pytest.raises(Exception):
+        torch.load(temporary, weights_only=True)  # the stale file is really broken...
+    assert final_checkpoint(checkpoint)["epoch"] == saved  # ...and the checkpoint is still the complete one
+    # 4. Resumed: ignores the stale file, finishes, leaves no temporary file.
+    finished = run_snippet("train_mnist.py", *args, cwd=work)
+    assert finished.returncode == 0, finished.stderr
+    assert "removed" in finished.stdout and "unfinished save" in finished.stdout
+    assert f"resuming after epoch {saved}" in finished.stdout
+    assert not temporary.exists()
+    assert sorted(p.name for p in checkpoint.parent.iterdir()) == [checkpoint.name]
+
+    # An uninterrupted run with the same arguments: the killed-and-resumed one must match it exactly.
+    reference = run_snippet("train_mnist.py", *args, cwd=reference_dir)
+    assert reference.returncode == 0, reference.stderr
+    expected = final_checkpoint(reference_dir / "checkpoints" / "lenet-fashion-mnist.pt")
+    got = final_checkpoint(checkpoint)
+    assert got["epoch"] == 4
+    assert [h["epoch"] for h in got["history"]] == [1, 2, 3, 4]
+    assert [h["accuracy"] for h in got["history"]] == [h["accuracy"] for h in expected["history"]]
+    for name, tensor in expected["model"].items():
+        torch.testing.assert_close(got["model"][name], tensor, rtol=1e-5, atol=1e-6, msg=name)
+
+    # 5. Run again: everything is done, nothing changes.
+    again = run_snippet("train_mnist.py", *args, cwd=work)
+    assert again.returncode == 0, again.stderr
+    assert "already holds 4 epochs" in again.stdout
+
+
+# ---- bad input: one line on stderr, non-zero exit, and the existing checkpoint left as it was ----
+
+def run_main(capsys, *args) -> tuple[int, str, str]:
+    try:
+        code = train_mnist.main(list(args))
+    except SystemExit as exit_:  # argparse
+        code = exit_.code
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def assert_refused(code, err, *needles):
+    assert code != 0
+    assert_one_line_error(subprocess.CompletedProcess([], code, "", err), *needles)
+
+
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        (["--epochs", "0"], "argument --epochs: 0 must be 1 or more"),
+        (["--lr", "-0.1"], "argument --lr: -0.1 must be more than 0"),
+        (["--batch-size", "many"], "'many' is not a whole number"),
+        (["--dataset", "cifar10"], "invalid choice: 'cifar10'"),
+        (["--device", "tpu"], "unknown device 'tpu'"),
+    ],
+)
+def test_bad_arguments_are_one_line(capsys, tmp_path, monkeypatch, fashion_mnist_root, bad, message):
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run_main(capsys, "--dataset", "fashion-mnist", "--data-dir", str(fashion_mnist_root), *bad)
+    assert_refused(code, err, message)
+
+
+def test_missing_dataset_is_one_line_and_never_downloads(tmp_path):
+    result = run_snippet("train_mnist.py", "--dataset", "fashion-mnist", "--data-dir", str(tmp_path / "nothing"),
+                         cwd=tmp_path)
+    assert_one_line_error(result, "fashion-mnist not found in", "--download")
+    assert not (tmp_path / "nothing").exists()  # nothing was fetched or created
+    assert not (tmp_path / "checkpoints").exists()
+
+
+@pytest.fixture
+def good_checkpoint(fashion_mnist_root, tmp_path, monkeypatch, capsys) -> Path:
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run_main(capsys, *small_run(fashion_mnist_root, "--epochs", "1", "--limit-train", "500"))
+    assert code == 0, err
+    return tmp_path / "checkpoints" / "lenet-fashion-mnist.pt"
+
+
+def test_resume_continues_to_more_epochs(capsys, fashion_mnist_root, good_checkpoint):
+    code, out, err = run_main(capsys, *small_run(fashion_mnist_root, "--epochs", "2", "--limit-train", "500",
+                                                 "--resume"))
+    assert code == 0, err
+    assert "resuming after epoch 1" in out and "epoch 1/2" not in out
+    assert "epoch 2/2  loss" in out
+    assert [h["epoch"] for h in final_checkpoint(good_checkpoint)["history"]] == [1, 2]
+
+
+
+def test_broken_checkpoints_are_refused_and_left_alone(capsys, fashion_mnist_root, good_checkpoint):
+    args = small_run(fashion_mnist_root, "--epochs", "2", "--limit-train", "500", "--resume")
+    data = good_checkpoint.read_bytes()
+    other = good_checkpoint.with_name("other.pt")
+    torch.save({"weights": torch.ones(3)}, other)
+    cases = [
+        (data[: len(data) // 2], "damaged or not a checkpoint"),  # truncated
+        (b"this is not a checkpoint\n" * 40, "damaged or not a checkpoint"),
+        (other.read_bytes(), "not a checkpoint written by train_mnist.py"),
+    ]
+    for content, message in cases:
+        good_checkpoint.write_bytes(content)
+        code, out, err = run_main(capsys, *args)
+        assert_refused(code, err, "checkpoints/lenet-fashion-mnist.pt", message)
+        assert "epoch 2/2" not in out
+        assert good_checkpoint.read_bytes() == content  # not overwritten
+
+    # A checkpoint that does not hold plain data (arbitrary objects) is refused by weights_only=True.
+    torch.save({"format": train_mnist.CHECKPOINT_FORMAT, "payload": Path("x")}, good_checkpoint)
+    code, _, err = run_main(capsys, *args)
+    assert_refused(code, err, "damaged or not a checkpoint")
+
+    # The script as a reader runs it: the same one line.
+    good_checkpoint.write_bytes(data[:100])
+    assert_one_line_error(run_snippet("train_mnist.py", *args, cwd=good_checkpoint.parent.parent),
+                          "cannot read checkpoint")
+
+
+def test_checkpoint_of_another_run_is_refused(capsys, fashion_mnist_root, good_checkpoint):
+    before = good_checkpoint.read_bytes()
+    # Without --resume an existing checkpoint is never overwritten.
+    code, _, err = run_main(capsys, *small_run(fashion_mnist_root, "--epochs", "2", "--limit-train", "500"))
+    assert_refused(code, err, "already exists: add --resume")
+    # Made on other data.
+    code, _, err = run_main(capsys, *small_run(fashion_mnist_root, "--epochs", "2", "--limit-train", "600", "--resume"))
+    assert_refused(code, err, "was made with limit_train=500, not 600")
+    assert good_checkpoint.read_bytes() == before
+
+
+def test_synchronize_is_harmless_on_the_cpu():
+    model = torch.nn.Linear(2, 2)
+    train_mnist.synchronize(torch.device("cpu"), model)
+
+
+@pytest.mark.directml
+def test_trains_on_directml(fashion_mnist_root, tmp_path):
+    result = run_snippet("train_mnist.py", *small_run(fashion_mnist_root, "--epochs", "2", "--device", "dml"),
+                         cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "device: privateuseone" in result.stdout
+    history = final_checkpoint(tmp_path / "checkpoints" / "lenet-fashion-mnist.pt")["history"]
+    assert history[-1]["accuracy"] >= 0.6
