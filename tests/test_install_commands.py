@@ -1,0 +1,217 @@
+"""Every install command on the set-up page resolves, for its target, against the real package index.
+
+The commands are read from the *expanded* page (after {{ pin.X }} substitution), so a command
+added to the page is tested without touching this file. Each is resolved with
+``pip install --dry-run --report`` for the platform of the tab it sits in: Windows (win_amd64,
+CPython 3.12) or, under the "WSL2 / Linux" tab, Linux (manylinux, CPython 3.12). Nothing is
+installed: pip reads only package metadata (``--use-feature=fast-deps`` reads it with HTTP range
+requests, so the 200 MB torch wheel is not downloaded; PyPI's own metadata files are used where the
+index serves them).
+
+Why the small wrapper around pip: ``--platform`` and ``--python-version`` choose wheels, but pip
+evaluates environment markers (``sys_platform == "win32"``, ``platform_system == "Linux"``) against
+the interpreter that runs pip (pypa/pip#11664). torch's Linux-only CUDA dependencies would then be
+required on "Windows" and the resolution would fail. The wrapper makes pip's marker environment the
+target's. Without the network these tests fail; they never skip.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+import textwrap
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from guide_harness import DOCS, expand, page_source, pins_hook
+
+PAGE = DOCS / "setup.md"
+PINS = pins_hook.load_pins()
+INDEX = "https://pypi.org/simple"
+
+# The interpreter and platform each tab's commands are meant for.
+TARGETS = {
+    "windows": {
+        "platforms": ["win_amd64"],
+        "markers": {"sys_platform": "win32", "platform_system": "Windows", "platform_machine": "AMD64", "os_name": "nt"},
+    },
+    "linux": {
+        # pip does not widen manylinux_2_28 to the older manylinux tags, so name them.
+        "platforms": ["manylinux_2_28_x86_64", "manylinux_2_17_x86_64", "manylinux2014_x86_64"],
+        "markers": {"sys_platform": "linux", "platform_system": "Linux", "platform_machine": "x86_64", "os_name": "posix"},
+    },
+}
+WHEEL_TAGS = {"windows": ("win_amd64", "none-any"), "linux": ("manylinux", "none-any")}
+
+PIP_WRAPPER = textwrap.dedent("""
+    import json, sys
+    import pip._vendor.packaging.markers as markers
+    target = json.loads(sys.argv[1])
+    original = markers.default_environment
+    markers.default_environment = lambda: {**original(), **target}
+    from pip._internal.cli.main import main
+    sys.exit(main(sys.argv[2:]))
+""")
+
+# A line that installs packages: pip install, python -m pip install, py -m pip install, uv pip install.
+INSTALL = re.compile(r"^(?:(?:\S*python[\d.]*(?:\.exe)?|py(?: -[\d.]+)?) -m )?(?:uv )?pip3? install (?P<args>.+)$")
+# Options that do not change what gets resolved; any other option fails the test until handled here.
+HARMLESS_OPTIONS = {"--force-reinstall", "--upgrade", "-U", "--no-cache-dir"}
+FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,})(?P<lang>\w+)?[^\n]*$")
+TAB = re.compile(r'^(?P<indent>[ \t]*)===\+? "(?P<title>[^"]+)"')
+
+
+@dataclass(frozen=True)
+class InstallCommand:
+    line: int
+    text: str
+    target: str  # "windows" or "linux"
+    requirements: tuple[str, ...]
+
+
+def install_commands(markdown: str) -> list[InstallCommand]:
+    """The install lines of powershell/bat/text fences, each with the target of its enclosing tabs."""
+    lines = markdown.splitlines()
+    commands = []
+    index = 0
+    while index < len(lines):
+        opening = FENCE.match(lines[index])
+        if not opening:
+            index += 1
+            continue
+        indent, fence, language = opening["indent"], opening["fence"], (opening["lang"] or "")
+        end = next(i for i in range(index + 1, len(lines)) if lines[i].strip() == fence)
+        if language in {"powershell", "bat", "text"}:
+            tabs = _enclosing_tabs(lines, index, len(indent))
+            target = "linux" if "WSL2 / Linux" in tabs else "windows"
+            for number in range(index + 1, end):
+                match = INSTALL.match(lines[number].strip())
+                if match:
+                    commands.append(_command(number + 1, lines[number].strip(), match["args"], target))
+        index = end + 1
+    return commands
+
+
+def _enclosing_tabs(lines: list[str], fence_index: int, indent: int) -> list[str]:
+    titles = []
+    for line in reversed(lines[:fence_index]):
+        tab = TAB.match(line)
+        if tab and len(tab["indent"]) < indent:
+            titles.append(tab["title"])
+            indent = len(tab["indent"])
+        elif line.strip() and not line.startswith((" ", "\t")) and indent == 0:
+            break
+    return titles
+
+
+def _command(line: int, text: str, args: str, target: str) -> InstallCommand:
+    words = shlex.split(args)
+    unknown = [w for w in words if w.startswith("-") and w not in HARMLESS_OPTIONS]
+    assert not unknown, f"setup.md:{line}: teach this test what {unknown} means before using it: {text}"
+    return InstallCommand(line, text, target, tuple(w for w in words if not w.startswith("-")))
+
+
+@cache
+def resolve(target: str, python: str, requirements: tuple[str, ...]) -> tuple[subprocess.CompletedProcess, dict | None]:
+    """pip's dry-run resolution of ``requirements`` for ``target`` and CPython ``python``: (result, report)."""
+    config = TARGETS[target]
+    markers = {
+        **config["markers"],
+        "python_version": python,
+        "python_full_version": f"{python}.0",
+        "implementation_name": "cpython",
+        "platform_python_implementation": "CPython",
+    }
+    handle, name = tempfile.mkstemp(suffix=".json")
+    os.close(handle)
+    report = Path(name)
+    report.unlink()  # pip writes it only when the resolution succeeds
+    platforms = [arg for p in config["platforms"] for arg in ("--platform", p)]
+    base = [
+        sys.executable, "-c", PIP_WRAPPER, json.dumps(markers),
+        # --isolated: ignore this machine's pip configuration (local wheel stores, constraints).
+        "install", "--isolated", "--index-url", INDEX, "--dry-run", "--ignore-installed",
+        "--only-binary=:all:", *platforms, "--python-version", python, "--implementation", "cp",
+        "--quiet", "--report", str(report), "--no-cache-dir",
+    ]  # fmt: skip
+    result = subprocess.run([*base, "--use-feature=fast-deps", *requirements], capture_output=True, text=True, timeout=300)
+    if result.returncode != 0 and "fast-deps" in result.stderr and "invalid choice" in result.stderr:
+        # A pip without the fast-deps feature: resolve the plain way (downloads whole wheels).
+        result = subprocess.run([*base, *requirements], capture_output=True, text=True, timeout=600)
+    data = json.loads(report.read_text(encoding="utf-8")) if report.exists() else None
+    report.unlink(missing_ok=True)
+    return result, data
+
+
+def installed(report: dict) -> dict[str, dict]:
+    return {item["metadata"]["name"].lower().replace("_", "-"): item for item in report["install"]}
+
+
+COMMANDS = install_commands(expand(page_source(PAGE)))
+
+
+def test_the_page_has_install_commands_for_both_targets():
+    targets = [c.target for c in COMMANDS]
+    assert targets.count("windows") >= 3 and targets.count("linux") >= 1, COMMANDS
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: f"setup.md:{c.line}:{c.target}")
+def test_install_command_resolves_for_its_target(command):
+    result, report = resolve(command.target, PINS["python"], command.requirements)
+    assert result.returncode == 0, f"{command.text} does not resolve for {command.target}:\n{result.stderr[-3000:]}"
+    packages = installed(report)
+    for name in ("torch-directml", "torch", "torchvision"):
+        assert packages[name]["metadata"]["version"] == PINS[name], (name, packages[name]["metadata"]["version"])
+    for name, item in packages.items():
+        wheel = item["download_info"]["url"].rsplit("/", 1)[-1]
+        assert wheel.endswith(".whl") and any(tag in wheel for tag in WHEEL_TAGS[command.target]), (name, wheel)
+
+
+def test_torch_directml_pins_torch_and_torchvision_exactly():
+    """The page says torch-directml pins torch and torchvision: read it from the package's own metadata."""
+    for target in TARGETS:
+        result, report = resolve(target, PINS["python"], ("torch-directml",))
+        assert result.returncode == 0, result.stderr[-3000:]
+        requires = installed(report)["torch-directml"]["metadata"]["requires_dist"]
+        assert f"torch=={PINS['torch']}" in requires, requires
+        assert f"torchvision=={PINS['torchvision']}" in requires, requires
+
+
+def test_wsl2_install_brings_torch_cuda_libraries():
+    """The page warns that in WSL2 torch's Linux wheel pulls in NVIDIA's CUDA libraries."""
+    result, report = resolve("linux", PINS["python"], ("torch-directml",))
+    assert result.returncode == 0, result.stderr[-3000:]
+    names = installed(report)
+    assert "nvidia-cudnn-cu12" in names and "triton" in names, sorted(names)
+    _, windows = resolve("windows", PINS["python"], ("torch-directml",))
+    assert not any(name.startswith("nvidia-") for name in installed(windows)), sorted(installed(windows))
+
+
+def test_python_3_13_has_no_torch_directml():
+    """The page says Python 3.13 cannot install torch-directml; 3.12 can, so the index was reachable."""
+    reachable, _ = resolve("windows", PINS["python"], ("torch-directml",))
+    assert reachable.returncode == 0, reachable.stderr[-3000:]
+    result, _ = resolve("windows", "3.13", ("torch-directml",))
+    assert result.returncode != 0
+    assert "Could not find a version that satisfies the requirement torch-directml (from versions: none)" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "markdown, expected",
+    [
+        ('=== "PowerShell"\n\n    ```powershell\n    python -m pip install torch-directml\n    ```\n', [("windows", ("torch-directml",))]),
+        ('=== "WSL2 / Linux"\n\n    ```text\n    pip install --force-reinstall torch-directml\n    ```\n', [("linux", ("torch-directml",))]),
+        ('=== "uv"\n\n    === "cmd"\n\n        ```bat\n        uv pip install "torch==2.4.1"\n        ```\n', [("windows", ("torch==2.4.1",))]),
+        ("```text\npip check\n```\n\n```python\npip install x\n```\n", []),
+    ],
+)
+def test_install_line_extraction(markdown, expected):
+    assert [(c.target, c.requirements) for c in install_commands(markdown)] == expected
