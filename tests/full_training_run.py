@@ -2,7 +2,7 @@
 
 Not a test (it takes minutes): run it by hand and copy the final line to the page.
 
-    .venv/bin/python tools/full_training_run.py [extra train_mnist.py arguments]
+    .venv/bin/python tests/full_training_run.py [extra train_mnist.py arguments]
 
 It unpacks Debian's Fashion-MNIST (apt-get install dataset-fashion-mnist) into a temporary torchvision
 root, runs snippets/train_mnist.py with the page's command and default settings on the CPU, and
