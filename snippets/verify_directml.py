@@ -132,9 +132,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
 
-    print(f"Python       {platform.python_version()} ({sys.executable})")
+    print(f"{'Python':<16}{platform.python_version()} ({sys.executable})")
     for package in ("torch", "torchvision", "torch-directml"):
-        print(f"{package:<13}{package_version(package)}")
+        print(f"{package:<16}{package_version(package)}")
 
     try:
         print("OK:", verify_directml(args.adapter))

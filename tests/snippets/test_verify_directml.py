@@ -7,6 +7,7 @@ they behave the same on every machine, the DirectML runner included.
 from __future__ import annotations
 
 import importlib.util
+import re
 import textwrap
 
 import pytest
@@ -56,7 +57,9 @@ def test_supported_python_passes(version):
 def test_not_installed_says_how_to_install(tmp_path):
     result = run_with(tmp_path, NOT_INSTALLED)
     assert_one_line_error(result, "torch-directml is not installed", "pip install torch-directml")
-    assert "torch        2.4.1" in result.stdout  # versions are printed before the verdict
+    # Versions are printed, in aligned columns, before the verdict.
+    assert re.search(r"^torch +2\.4\.1", result.stdout, re.M), result.stdout
+    assert re.search(r"^torch-directml +not installed$", result.stdout, re.M), result.stdout
 
 
 def test_broken_install_says_how_to_repair(tmp_path):
