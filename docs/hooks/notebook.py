@@ -6,8 +6,10 @@
 The source, docs/hooks/train_mnist_notebook.md, is prose plus Python fences that hold only
 ``--8<-- "snippets/file.py:section"`` lines: each fence becomes one code cell, expanded with the
 site's own pymdownx.snippets settings, and the prose between fences becomes Markdown cells.
-So the notebook's code is the snippets' code, never a hand-kept copy. A fence preceded by
-``<!-- cell-tags: parameters -->`` gets those cell tags (papermill's convention).
+So the notebook's code is the snippets' code, never a hand-kept copy, with one change: imports of
+the project's own modules (``from mnist_data import batches``) are left out, because in the notebook
+an earlier cell defines those names; the downloaded notebook then needs no other file.
+A fence preceded by ``<!-- cell-tags: parameters -->`` gets those cell tags (papermill's convention).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "docs" / "hooks" / "train_mnist_notebook.md"
 NOTEBOOK = ROOT / "docs" / "train-mnist-notebook.ipynb"
 
+SNIPPETS = ROOT / "snippets"
 FENCE = re.compile(r"^```python[^\n]*\n(.*?)^```[ \t]*$", re.M | re.S)
 TAGS = re.compile(r"<!--\s*cell-tags:(.*?)-->\s*$")
 
@@ -38,7 +41,19 @@ def _expand(lines: list[str]) -> str:
     else:
         raise RuntimeError("mkdocs.yml does not configure pymdownx.snippets")
     md = markdown.Markdown(extensions=["pymdownx.snippets"], extension_configs={"pymdownx.snippets": settings})
-    return "\n".join(md.preprocessors["snippet"].run(lines)).strip("\n")
+    return "\n".join(md.preprocessors["snippet"].run(lines))
+
+
+def project_import(line: str) -> bool:
+    """True for ``from mnist_data import ...`` / ``import lenet``: an import of a file in snippets/."""
+    match = re.match(r"^(?:from\s+(\w+)\s+import\s|import\s+(\w+)\s*$)", line)
+    return bool(match) and (SNIPPETS / f"{match.group(1) or match.group(2)}.py").is_file()
+
+
+def code_cell_source(include_lines: list[str]) -> str:
+    """The code a fence of includes stands for, less imports of the project's own modules."""
+    lines = [line for line in _expand(include_lines).splitlines() if not project_import(line)]
+    return re.sub(r"\n{4,}", "\n\n\n", "\n".join(lines)).strip("\n")
 
 
 def build(source: Path = SOURCE):
@@ -58,7 +73,7 @@ def build(source: Path = SOURCE):
         body = [line for line in match.group(1).splitlines() if line.strip()]
         if not body or not all(line.lstrip().startswith("--8<--") for line in body):
             raise ValueError(f"{source.name}: a Python fence may only include snippets (--8<-- lines)")
-        cell = nbf.new_code_cell(_expand(body))
+        cell = nbf.new_code_cell(code_cell_source(body))
         if tags:
             cell.metadata["tags"] = tags
         cells.append(cell)

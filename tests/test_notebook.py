@@ -1,0 +1,117 @@
+"""The tutorial notebook: generated from the snippets, current, rendered by the site, and it runs.
+
+docs/train-mnist-notebook.ipynb is built by docs/hooks/notebook.py from docs/hooks/train_mnist_notebook.md
+and the snippet sections it includes. These tests fail on a change to either side that is not carried
+over by regenerating it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+from guide_harness import DOCS, ROOT, SNIPPETS, mkdocs_config
+
+SPEC = importlib.util.spec_from_file_location("notebook_builder", DOCS / "hooks" / "notebook.py")
+builder = importlib.util.module_from_spec(SPEC)
+SPEC.loader.exec_module(builder)
+
+
+def committed():
+    return nbformat.read(builder.NOTEBOOK, as_version=4)
+
+
+def test_committed_notebook_is_what_the_builder_makes():
+    current = builder.NOTEBOOK.read_text(encoding="utf-8")
+    assert current == builder.render(builder.build()), (
+        "docs/train-mnist-notebook.ipynb is out of date: run  python docs/hooks/notebook.py"
+    )
+
+
+def test_every_code_cell_is_snippet_code():
+    """Independently of the builder: each code cell's lines appear, in order, in one snippet file."""
+    files = {p: p.read_text(encoding="utf-8").splitlines() for p in SNIPPETS.glob("*.py")}
+    code_cells = [c for c in committed().cells if c.cell_type == "code"]
+    assert len(code_cells) >= 6
+    for cell in code_cells:
+        lines = [line.strip() for line in cell.source.splitlines() if line.strip()]
+        assert lines, "an empty code cell"
+        assert any(_in_order(lines, [l.strip() for l in text]) for text in files.values()), (
+            f"this cell is not snippet code:\n{cell.source[:500]}"
+        )
+
+
+def _in_order(needles: list[str], haystack: list[str]) -> bool:
+    position = 0
+    for needle in needles:
+        try:
+            position = haystack.index(needle, position) + 1
+        except ValueError:
+            return False
+    return True
+
+
+def test_a_changed_snippet_makes_the_notebook_stale(tmp_path, monkeypatch):
+    """The drift check really looks at the snippets: change one line of a section, the notebook differs."""
+    fake_snippets = tmp_path / "snippets"
+    fake_snippets.mkdir()
+    for path in SNIPPETS.glob("*.py"):
+        (fake_snippets / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    lenet = fake_snippets / "lenet.py"
+    lenet.write_text(lenet.read_text(encoding="utf-8").replace("nn.MaxPool2d(2)", "nn.AvgPool2d(2)", 1))
+    (tmp_path / "mkdocs.yml").write_text((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.setattr(builder, "ROOT", tmp_path)
+    monkeypatch.setattr(builder, "SNIPPETS", fake_snippets)
+    assert builder.render(builder.build()) != builder.NOTEBOOK.read_text(encoding="utf-8")
+
+
+def test_project_imports_are_dropped_and_nothing_else():
+    assert builder.project_import("from mnist_data import batches")
+    assert builder.project_import("import lenet")
+    assert not builder.project_import("from torch import nn")
+    assert not builder.project_import("import torch")
+    sources = "\n".join(c.source for c in committed().cells if c.cell_type == "code")
+    assert not re.search(r"^from (choose_device|mnist_data|lenet|train_mnist)\b", sources, re.M)
+
+
+def test_settings_cell_is_tagged_for_parameters():
+    tagged = [c for c in committed().cells if "parameters" in c.metadata.get("tags", [])]
+    assert len(tagged) == 1 and tagged[0].source.startswith("settings = dict(")
+
+
+def test_site_renders_only_real_notebooks():
+    plugins = mkdocs_config()["plugins"]
+    jupyter = next(p["mkdocs-jupyter"] for p in plugins if isinstance(p, dict) and "mkdocs-jupyter" in p)
+    assert jupyter["include"] == ["*.ipynb"], "mkdocs-jupyter must not turn .py files into pages"
+    assert jupyter["allow_errors"] is False
+    nav = str(mkdocs_config()["nav"])
+    assert "train-mnist-notebook.ipynb" in nav
+
+
+def test_notebook_runs_top_to_bottom(fashion_mnist_root, tmp_path):
+    """Executed on the CPU with small settings on real Fashion-MNIST, as papermill would inject them."""
+    notebook = committed()
+    index = next(i for i, c in enumerate(notebook.cells) if "parameters" in c.metadata.get("tags", []))
+    injected = nbformat.v4.new_code_cell(
+        f"settings.update(dataset='fashion-mnist', data_dir=Path(r'{fashion_mnist_root}'), download=False,\n"
+        "                epochs=2, limit_train=6000, limit_test=2000)"
+    )
+    injected.metadata["tags"] = ["injected-parameters"]
+    notebook.cells.insert(index + 1, injected)
+    client = NotebookClient(
+        notebook, timeout=300, kernel_name="python3", allow_errors=False,
+        resources={"metadata": {"path": str(tmp_path)}},  # a fresh folder: no snippet files next to it
+    )
+    client.execute(env={**os.environ, "TORCH_DEVICE": "cpu", "PYTHONPATH": ""})
+    output = "".join(
+        o.get("text", "") for c in notebook.cells if c.cell_type == "code" for o in c.get("outputs", [])
+    )
+    assert "device: cpu" in output
+    accuracies = [float(a) for a in re.findall(r"test accuracy (\d\.\d+)", output)]
+    assert len(accuracies) == 2, output[-2000:]
+    assert accuracies[-1] > 0.6, f"the notebook did not learn: {accuracies}"
