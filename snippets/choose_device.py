@@ -52,7 +52,7 @@ def _explicit(request: str) -> tuple[torch.device, str]:
         if dml is None:
             raise DeviceChoiceError(
                 "DirectML was requested but torch-directml is not installed: "
-                "pip install torch-directml"
+                "python -m pip install torch-directml"
             )
         count = dml.device_count()
         index = dml.default_device() if index is None else index

@@ -278,7 +278,8 @@ def train(args: argparse.Namespace) -> int:
               f"{seconds:.1f} s  (saved {args.checkpoint})", flush=True)
 
     total = sum(entry["seconds"] for entry in history)
-    print(f"final test accuracy: {history[-1]['accuracy']:.4f} after {args.epochs} epochs "
+    epochs = f"{args.epochs} epoch" + ("s" if args.epochs != 1 else "")
+    print(f"final test accuracy: {history[-1]['accuracy']:.4f} after {epochs} "
           f"({total:.1f} s of training on {device.type})")
     return 0
 
