@@ -50,6 +50,7 @@ def test_unknown_pin_fails_the_build(tmp_path):
     """The {{ pin.X }} hook is strict: a typo is a build error, not a blank in the page."""
     config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
     config["nav"] = [{"Home": "index.md"}]
+    config.pop("watch", None)  # the copy has no snippets/ folder to watch
     docs = tmp_path / "docs"
     (docs / "hooks").mkdir(parents=True)
     (docs / "hooks" / "pins.py").write_text((ROOT / "docs/hooks/pins.py").read_text(encoding="utf-8"))
