@@ -1,4 +1,7 @@
-"""Every install command on the set-up page resolves, for its target, against the real package index.
+"""Every install command on the site resolves, for its target, against the real package index.
+
+Commands in a fence preceded by ``<!-- install-check: historical -->`` are the opposite: old recipes
+shown as history, which must no longer install.
 
 The commands are read from the *expanded* page (after {{ pin.X }} substitution), so a command
 added to the page is tested without touching this file. Each is resolved with
@@ -31,9 +34,10 @@ from pathlib import Path
 
 import pytest
 
-from guide_harness import DOCS, expand, page_source, pins_hook
+from guide_harness import DOCS, page_source, pages, pins_hook
 
-PAGE = DOCS / "setup.md"
+PYPROJECT = DOCS.parent / "pyproject.toml"
+HISTORICAL = re.compile(r"^\s*<!--\s*install-check:\s*historical\s*-->\s*$")
 PINS = pins_hook.load_pins()
 INDEX = "https://pypi.org/simple"
 
@@ -64,7 +68,7 @@ PIP_WRAPPER = textwrap.dedent("""
 # A line that installs packages: pip install, python -m pip install, py -m pip install, uv pip install.
 INSTALL = re.compile(r"^(?:(?:\S*python[\d.]*(?:\.exe)?|py(?: -[\d.]+)?) -m )?(?:uv )?pip3? install (?P<args>.+)$")
 # Options that do not change what gets resolved; any other option fails the test until handled here.
-HARMLESS_OPTIONS = {"--force-reinstall", "--upgrade", "-U", "--no-cache-dir"}
+HARMLESS_OPTIONS = {"--force-reinstall", "--upgrade", "-U", "--no-cache-dir", "--group"}
 FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,})(?P<lang>\w+)?[^\n]*$")
 TAB = re.compile(r'^(?P<indent>[ \t]*)===\+? "(?P<title>[^"]+)"')
 
@@ -75,6 +79,27 @@ class InstallCommand:
     text: str
     target: str  # "windows" or "linux"
     requirements: tuple[str, ...]
+    historical: bool = False
+    page: str = "setup.md"
+
+    @property
+    def test_id(self) -> str:
+        return f"{self.page}:{self.line}:{self.target}"
+
+
+def dependency_group(name: str) -> tuple[str, ...]:
+    """The requirements of a pyproject.toml dependency group, include-group entries expanded."""
+    import tomllib
+
+    groups = tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))["dependency-groups"]
+
+    def expand_group(group: str) -> list[str]:
+        result = []
+        for entry in groups[group]:
+            result.extend(expand_group(entry["include-group"]) if isinstance(entry, dict) else [entry])
+        return result
+
+    return tuple(expand_group(name))
 
 
 def install_commands(markdown: str) -> list[InstallCommand]:
@@ -92,10 +117,13 @@ def install_commands(markdown: str) -> list[InstallCommand]:
         if language in {"powershell", "bat", "text"}:
             tabs = _enclosing_tabs(lines, index, len(indent))
             target = "linux" if "WSL2 / Linux" in tabs else "windows"
+            above = [line for line in lines[:index] if line.strip()][-1:]
+            historical = bool(above) and bool(HISTORICAL.match(above[0]))
             for number in range(index + 1, end):
                 match = INSTALL.match(lines[number].strip())
                 if match:
-                    commands.append(_command(number + 1, lines[number].strip(), match["args"], target))
+                    command = _command(number + 1, lines[number].strip(), match["args"], target)
+                    commands.append(InstallCommand(**{**command.__dict__, "historical": historical}))
         index = end + 1
     return commands
 
@@ -115,8 +143,16 @@ def _enclosing_tabs(lines: list[str], fence_index: int, indent: int) -> list[str
 def _command(line: int, text: str, args: str, target: str) -> InstallCommand:
     words = shlex.split(args)
     unknown = [w for w in words if w.startswith("-") and w not in HARMLESS_OPTIONS]
-    assert not unknown, f"setup.md:{line}: teach this test what {unknown} means before using it: {text}"
-    return InstallCommand(line, text, target, tuple(w for w in words if not w.startswith("-")))
+    assert not unknown, f"line {line}: teach this test what {unknown} means before using it: {text}"
+    requirements = []
+    for position, word in enumerate(words):
+        if word.startswith("-"):
+            continue
+        if position and words[position - 1] == "--group":
+            requirements.extend(dependency_group(word))  # pip install --group NAME, from pyproject.toml
+        else:
+            requirements.append(word)
+    return InstallCommand(line, text, target, tuple(requirements))
 
 
 @cache
@@ -155,21 +191,36 @@ def installed(report: dict) -> dict[str, dict]:
     return {item["metadata"]["name"].lower().replace("_", "-"): item for item in report["install"]}
 
 
-COMMANDS = install_commands(expand(page_source(PAGE)))
+def site_install_commands() -> list[InstallCommand]:
+    commands = []
+    for page in pages():
+        name = page.relative_to(DOCS).as_posix()
+        commands += [InstallCommand(**{**c.__dict__, "page": name}) for c in install_commands(page_source(page))]
+    return commands
 
 
-def test_the_page_has_install_commands_for_both_targets():
-    targets = [c.target for c in COMMANDS]
-    assert targets.count("windows") >= 3 and targets.count("linux") >= 1, COMMANDS
+ALL_COMMANDS = site_install_commands()
+COMMANDS = [c for c in ALL_COMMANDS if not c.historical]
+OLD_RECIPES = [c for c in ALL_COMMANDS if c.historical]
+OLD_FORK = [c for c in OLD_RECIPES if c.requirements == ("pytorch-directml",)]
 
 
-@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: f"setup.md:{c.line}:{c.target}")
+def test_the_site_has_install_commands_for_both_targets():
+    setup = [c.target for c in COMMANDS if c.page == "setup.md"]
+    assert setup.count("windows") >= 3 and setup.count("linux") >= 1, COMMANDS
+    assert {c.page for c in COMMANDS} >= {"setup.md", "troubleshooting.md", "contributing/gpu-runner.md"}
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: c.test_id)
 def test_install_command_resolves_for_its_target(command):
     result, report = resolve(command.target, PINS["python"], command.requirements)
     assert result.returncode == 0, f"{command.text} does not resolve for {command.target}:\n{result.stderr[-3000:]}"
     packages = installed(report)
+    if any(r.startswith("torch-directml") for r in command.requirements):
+        assert "torch-directml" in packages, sorted(packages)
     for name in ("torch-directml", "torch", "torchvision"):
-        assert packages[name]["metadata"]["version"] == PINS[name], (name, packages[name]["metadata"]["version"])
+        if name in packages:
+            assert packages[name]["metadata"]["version"] == PINS[name], (name, packages[name]["metadata"]["version"])
     for name, item in packages.items():
         wheel = item["download_info"]["url"].rsplit("/", 1)[-1]
         assert wheel.endswith(".whl") and any(tag in wheel for tag in WHEEL_TAGS[command.target]), (name, wheel)
@@ -202,6 +253,18 @@ def test_python_3_13_has_no_torch_directml():
     result, _ = resolve("windows", "3.13", ("torch-directml",))
     assert result.returncode != 0
     assert "Could not find a version that satisfies the requirement torch-directml (from versions: none)" in result.stderr
+
+
+@pytest.mark.parametrize("command", OLD_FORK, ids=lambda c: c.test_id)
+def test_the_old_fork_no_longer_installs(command):
+    """The migration page says the 2021 recipe's fork no longer installs: pytorch-directml is yanked."""
+    result, _ = resolve("windows", "3.8", command.requirements)
+    assert result.returncode != 0, "pytorch-directml installs again: update the migration page"
+    assert "pytorch-directml" in result.stderr
+
+
+def test_the_old_fork_is_among_the_historical_recipes():
+    assert OLD_FORK, OLD_RECIPES
 
 
 @pytest.mark.parametrize(
