@@ -49,16 +49,33 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 
 _directml_skips: list[str] = []
+_directml_passed: list[str] = []
+_session: list[pytest.Session] = []
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    _session.append(session)
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    if report.skipped and "directml" in report.keywords:
+    if "directml" not in report.keywords:
+        return
+    if report.skipped:
         _directml_skips.append(report.nodeid)
+    elif report.when == "call" and report.passed:
+        _directml_passed.append(report.nodeid)
+
+
+def _directml_run_is_incomplete(session: pytest.Session) -> bool:
+    """Under REQUIRE_DIRECTML=1: a DirectML test was skipped, or (in a whole-suite run) none passed."""
+    whole_suite = not session.config.option.keyword and not session.config.option.markexpr
+    return bool(_directml_skips) or (whole_suite and session.testscollected > 0 and not _directml_passed)
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    # Belt and braces: on the GPU runner a skipped DirectML test is a failed run, whoever skipped it.
-    if REQUIRE_DIRECTML and _directml_skips:
+    # Belt and braces: on the GPU runner a skipped DirectML test is a failed run, whoever skipped it,
+    # and so is a run in which no DirectML test passed at all (markers lost, tests deselected).
+    if REQUIRE_DIRECTML and _directml_run_is_incomplete(session):
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
@@ -84,10 +101,15 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
         )
         for report in site["skipped"]:
             terminalreporter.write_line(f"  skipped {report.nodeid.split('[', 1)[-1].rstrip(']')}: {_reason(report)}")
-    if _directml_skips:
+    if _directml_skips or _directml_passed or REQUIRE_DIRECTML:
         terminalreporter.write_sep("-", "DirectML")
-        verdict = "FAILED: REQUIRE_DIRECTML=1" if REQUIRE_DIRECTML else "set REQUIRE_DIRECTML=1 to require them"
-        terminalreporter.write_line(f"{len(_directml_skips)} DirectML tests skipped ({verdict})")
+        line = f"{len(_directml_passed)} DirectML tests passed, {len(_directml_skips)} skipped"
+        if REQUIRE_DIRECTML:
+            failed = _directml_run_is_incomplete(_session[0])
+            line += " (FAILED: REQUIRE_DIRECTML=1 needs all of them to run)" if failed else " (REQUIRE_DIRECTML=1)"
+        else:
+            line += " (set REQUIRE_DIRECTML=1 to require them)"
+        terminalreporter.write_line(line)
 
 
 @pytest.fixture(scope="session")
