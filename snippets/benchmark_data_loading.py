@@ -23,7 +23,7 @@ import torch
 from choose_device import DeviceChoiceError, choose_device
 from lenet import LeNet
 from mnist_data import DATASETS, ArgumentParser, DatasetError, load_dataset
-from train_mnist import synchronize, train_one_epoch
+from train_mnist import positive_float, positive_int, synchronize, train_one_epoch
 
 
 # --8<-- [start:transforms_loader]
@@ -77,13 +77,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dataset", choices=sorted(DATASETS), default="mnist")
     parser.add_argument("--data-dir", type=Path, default=Path("data"), help="dataset root (default: .\\data)")
     parser.add_argument("--download", action="store_true", help="download the dataset if it is missing")
-    parser.add_argument("--batch-size", type=int, default=128)
-    parser.add_argument("--lr", type=float, default=0.01)
+    parser.add_argument("--batch-size", type=positive_int, default=128)
+    parser.add_argument("--lr", type=positive_float, default=0.01)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--num-workers", type=int, default=0, help="DataLoader worker processes (default: 0)")
-    parser.add_argument("--limit-train", type=int, help="use only the first N training images")
+    parser.add_argument("--limit-train", type=positive_int, help="use only the first N training images")
     parser.add_argument("--device", help="dml, dml:N, cuda or cpu (default: automatic)")
     args = parser.parse_args(argv)
+    if args.num_workers < 0:
+        parser.error(f"argument --num-workers: {args.num_workers} must be 0 or more")
 
     try:
         device, reason = choose_device(args.device)

@@ -36,3 +36,10 @@ def test_missing_dataset_is_one_line(tmp_path):
 
 def test_unknown_device_is_one_line(tmp_path):
     assert_one_line_error(run_snippet("benchmark_data_loading.py", "--device", "tpu", cwd=tmp_path), "unknown device")
+
+
+def test_bad_arguments_are_one_line(tmp_path):
+    assert_one_line_error(run_snippet("benchmark_data_loading.py", "--batch-size", "0", cwd=tmp_path),
+                          "--batch-size", "must be 1 or more")
+    assert_one_line_error(run_snippet("benchmark_data_loading.py", "--num-workers", "-1", cwd=tmp_path),
+                          "--num-workers", "must be 0 or more")
