@@ -37,6 +37,24 @@ def directml_status() -> tuple[bool, str]:
     return True, f"{count} DirectML adapter(s)"
 
 
+def directml_adapters() -> list[str]:
+    """The adapter names torch-directml reports, in its order; empty without torch-directml."""
+    try:
+        import torch_directml
+    except Exception:
+        return []
+    return [torch_directml.device_name(i) for i in range(torch_directml.device_count())]
+
+
+def pytest_report_header(config) -> list[str]:
+    # What torch-directml sees, at the top of every run (on a hosted runner: a software adapter, or none).
+    usable, why = directml_status()
+    lines = [f"torch-directml: {why}"]
+    if usable:
+        lines += [f"  [{i}] {name}" for i, name in enumerate(directml_adapters())]
+    return lines
+
+
 def pytest_runtest_setup(item: pytest.Item) -> None:
     if item.get_closest_marker("directml") is None:
         return
