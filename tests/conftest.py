@@ -119,6 +119,31 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
         )
         for report in site["skipped"]:
             terminalreporter.write_line(f"  skipped {report.nodeid.split('[', 1)[-1].rstrip(']')}: {_reason(report)}")
+    shell = {
+        outcome: [r for r in stats.get(outcome, []) if "test_site_shell_blocks.py::test_site_shell_block_runs" in r.nodeid]
+        for outcome in ("passed", "failed", "error", "skipped")
+    }
+    if any(shell.values()):
+        manual: dict[str, list[str]] = {}
+        skipped: dict[str, list[str]] = {}
+        for report in shell["skipped"]:
+            where, _, shell_name = report.nodeid.split("[", 1)[-1].rstrip("]").rpartition(":")
+            reason = _reason(report)
+            if reason.startswith("manual: "):
+                manual.setdefault(f"{where} ({reason.removeprefix('manual: ')})", []).append(shell_name)
+            else:
+                skipped.setdefault(reason, []).append(f"{where}:{shell_name}")
+        ran = len(shell["passed"]) + len(shell["failed"])
+        terminalreporter.write_sep("-", "site shell blocks")
+        terminalreporter.write_line(
+            f"{ran} shell block runs ({len(shell['passed'])} passed, {len(shell['failed'])} failed), "
+            f"{len(manual)} blocks not run unattended (marked manual on their page), "
+            f"{sum(map(len, skipped.values()))} runs skipped, {len(shell['error'])} errors"
+        )
+        for block, shells in manual.items():
+            terminalreporter.write_line(f"  manual {block.replace(' (', f' [{chr(44).join(shells)}] (', 1)}")
+        for reason, runs in skipped.items():
+            terminalreporter.write_line(f"  skipped {len(runs)}: {reason}")
     if _directml_skips or _directml_passed or REQUIRE_DIRECTML:
         terminalreporter.write_sep("-", "DirectML")
         line = f"{len(_directml_passed)} DirectML tests passed, {len(_directml_skips)} skipped"
