@@ -181,7 +181,7 @@ def directml_problems(workflow: dict) -> list:
 
 
 def test_there_are_workflows():
-    assert SITE in WORKFLOW_FILES and DIRECTML in WORKFLOW_FILES
+    assert SITE in WORKFLOW_FILES and DIRECTML in WORKFLOW_FILES and WINDOWS in WORKFLOW_FILES
 
 
 @pytest.mark.parametrize("persona", ["regular", "auditor"])
@@ -276,12 +276,138 @@ def test_directml_sets_require_directml_and_the_labels_literally():
     assert triggers(workflow) == {"push": {"branches": ["main"]}, "workflow_dispatch": None}
 
 
-def test_directml_workflow_fetches_the_test_data():
-    (job,) = load(DIRECTML)["jobs"].values()
-    runs = [s.get("run", "") for s in steps(job)]
-    fetch = next(i for i, r in enumerate(runs) if "torchvision.datasets.FashionMNIST(" in r)
-    suite = next(i for i, r in enumerate(runs) if "-m pytest" in r)
-    assert fetch < suite and "FASHION_MNIST_DIR" in runs[suite]
+WINDOWS = WORKFLOWS_DIR / "windows.yml"
+FETCHER = re.compile(r"tests[\\/]fetch_fashion_mnist\.py\b")
+SUITE = re.compile(r"-m pytest\b|readme_commands\.py run test\b")
+
+
+def data_problems(workflow: dict) -> list:
+    """A job that runs the suite fetches Fashion-MNIST with the one fetcher, cached, and points the suite at it."""
+    problems = []
+    for name, job in (workflow.get("jobs") or {}).items():
+        job_steps = steps(job)
+        runs = [str(s.get("run", "")) for s in job_steps]
+        suite = [i for i, r in enumerate(runs) if SUITE.search(r)]
+        if not suite:
+            continue
+        fetch = [i for i, r in enumerate(runs) if FETCHER.search(r)]
+        cache = [i for i, s in enumerate(job_steps) if str(s.get("uses", "")).startswith("actions/cache@")]
+        if "torchvision.datasets.FashionMNIST(" in "".join(runs):
+            problems.append(f"job {name}: downloads with torchvision instead of tests/fetch_fashion_mnist.py")
+        if not fetch or fetch[0] > suite[0]:
+            problems.append(f"job {name}: does not run tests/fetch_fashion_mnist.py before the suite")
+            continue
+        if not cache or cache[0] > fetch[0]:
+            problems.append(f"job {name}: no actions/cache step before the fetch")
+        else:
+            cached = str((job_steps[cache[0]].get("with") or {}).get("path", ""))
+            if "fashion-mnist" not in cached or "hashFiles('tests/fetch_fashion_mnist.py')" not in str(
+                    (job_steps[cache[0]].get("with") or {}).get("key", "")):
+                problems.append(f"job {name}: the cache must hold the fetched folder, keyed on the fetcher")
+        if "fashion-mnist" not in runs[fetch[0]]:
+            problems.append(f"job {name}: the fetcher does not write the fashion-mnist folder")
+        if not re.search(r"FASHION_MNIST_DIR\W+.*fashion-mnist", runs[suite[0]]):
+            problems.append(f"job {name}: the suite's FASHION_MNIST_DIR is not the fetched folder")
+    return problems
+
+
+@pytest.mark.parametrize("path", [SITE, DIRECTML, WINDOWS], ids=lambda p: p.name)
+def test_workflows_fetch_the_test_data_with_the_one_fetcher(path):
+    assert data_problems(load(path)) == []
+
+
+@pytest.mark.parametrize("change", ["torchvision", "no fetch", "no cache", "fetch after suite", "wrong dir"])
+def test_data_rule_catches(change):
+    workflow = load(SITE)
+    job = workflow["jobs"]["build"]
+    fetch = next(s for s in job["steps"] if FETCHER.search(str(s.get("run", ""))))
+    if change == "torchvision":
+        fetch["run"] = "python -c \"import torchvision; torchvision.datasets.FashionMNIST('d', download=True)\""
+    elif change == "no fetch":
+        job["steps"].remove(fetch)
+    elif change == "no cache":
+        job["steps"] = [s for s in job["steps"] if not str(s.get("uses", "")).startswith("actions/cache@")]
+    elif change == "fetch after suite":
+        job["steps"].remove(fetch)
+        job["steps"].append(fetch)
+    else:
+        suite = next(s for s in job["steps"] if SUITE.search(str(s.get("run", ""))))
+        suite["run"] = suite["run"].replace("fashion-mnist", "data")
+    assert data_problems(workflow) != []
+
+
+def windows_problems(workflow: dict) -> list:
+    """The hosted Windows job: push + pull_request + dispatch, hosted image, read-only, both PowerShells."""
+    problems = []
+    on = triggers(workflow)
+    if set(on) != {"push", "pull_request", "workflow_dispatch"}:
+        problems.append(f"triggers are {sorted(map(str, on))}, not push + pull_request + workflow_dispatch")
+    if "pull_request_target" in on:
+        problems.append("pull_request_target runs with a write token: never")
+    for name, job in (workflow.get("jobs") or {}).items():
+        labels = runs_on_labels(job)
+        if len(labels) != 1 or not next(iter(labels)).startswith("windows-") or "self-hosted" in labels:
+            problems.append(f"job {name}: runs-on {job.get('runs-on')!r} is not one GitHub-hosted windows-* image")
+        if job.get("permissions") not in ({}, {"contents": "read"}):
+            problems.append(f"job {name}: permissions {job.get('permissions')!r}")
+        if not isinstance(job.get("timeout-minutes"), int):
+            problems.append(f"job {name}: no timeout-minutes")
+        text = yaml.safe_dump(job)
+        if "secrets." in text:
+            problems.append(f"job {name}: uses a secret")
+        env = {k: str(v) for k, v in (job.get("env") or {}).items()}
+        if env.get("REQUIRE_DIRECTML") == "1":
+            problems.append(f"job {name}: REQUIRE_DIRECTML=1 belongs to the GPU runner only")
+        shells = set((job.get("strategy") or {}).get("matrix", {}).get("shell") or [])
+        if shells != {"pwsh", "powershell"}:
+            problems.append(f"job {name}: matrix shells {sorted(shells)}, not pwsh and powershell")
+        if (job.get("defaults") or {}).get("run", {}).get("shell") != "${{ matrix.shell }}" \
+                or env.get("README_SHELL") != "${{ matrix.shell }}":
+            problems.append(f"job {name}: steps and README commands must run in the matrix shell")
+        runs = [str(s.get("run", "")) for s in steps(job)]
+        for wanted in ("readme_commands.py serve --shell $env:README_SHELL",
+                       "readme_commands.py run test --shell $env:README_SHELL"):
+            if not any(wanted in r for r in runs):
+                problems.append(f"job {name}: does not run `{wanted}`")
+        shows = [s for s in steps(job) if "device_count()" in str(s.get("run", ""))]
+        if not shows or "!cancelled()" not in str(shows[0].get("if", "")) or "device_name(" not in shows[0]["run"]:
+            problems.append(f"job {name}: does not print torch-directml's adapters (count and names) every time")
+    return problems
+
+
+def test_windows_workflow():
+    assert windows_problems(load(WINDOWS)) == []
+
+
+def _windows_mutants():
+    def mutate(change):
+        wf = load(WINDOWS)
+        change(wf, wf["jobs"]["readme"], wf.get("on", wf.get(True)))
+        return wf
+
+    def drop_run(needle):
+        return lambda wf, job, on: job.update(steps=[s for s in job["steps"] if needle not in str(s.get("run", ""))])
+
+    return {
+        "no pull_request": mutate(lambda wf, job, on: on.pop("pull_request")),
+        "pull_request_target": mutate(lambda wf, job, on: on.update(pull_request_target=None)),
+        "self-hosted": mutate(lambda wf, job, on: job.update({"runs-on": ["self-hosted", "windows"]})),
+        "ubuntu": mutate(lambda wf, job, on: job.update({"runs-on": "ubuntu-latest"})),
+        "write token": mutate(lambda wf, job, on: job.update(permissions={"contents": "write"})),
+        "no timeout": mutate(lambda wf, job, on: job.pop("timeout-minutes")),
+        "a secret": mutate(lambda wf, job, on: job["env"].update(TOKEN="${{ secrets.PAT }}")),
+        "required DirectML": mutate(lambda wf, job, on: job["env"].update(REQUIRE_DIRECTML="1")),
+        "pwsh only": mutate(lambda wf, job, on: job["strategy"]["matrix"].update(shell=["pwsh"])),
+        "fixed shell": mutate(lambda wf, job, on: job["defaults"]["run"].update(shell="pwsh")),
+        "no serve": mutate(drop_run("readme_commands.py serve")),
+        "no test": mutate(drop_run("readme_commands.py run test")),
+        "no adapters": mutate(drop_run("device_count()")),
+    }
+
+
+@pytest.mark.parametrize("name", list(_windows_mutants()))
+def test_windows_rule_catches(name):
+    assert windows_problems(_windows_mutants()[name]) != []
 
 
 def test_site_workflow():
@@ -292,8 +418,7 @@ def test_site_workflow():
     assert build["permissions"] == {"contents": "read"}
     runs = "\n".join(s.get("run", "") for s in steps(build))
     # The real-data tests need Fashion-MNIST (they fail, not skip, when CI is set and it is missing).
-    assert "torchvision.datasets.FashionMNIST(" in runs and "download=True" in runs
-    assert "FASHION_MNIST_DIR" in runs
+    assert data_problems(workflow) == []
     assert 'python -m pip install -U "pip>=25.1"' in runs
     assert "python -m pip install --group test" in runs
     assert "python -m pytest" in runs
