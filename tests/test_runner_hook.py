@@ -14,6 +14,7 @@ ROOT = Path(__file__).resolve().parents[1]
 HOOK = ROOT / ".github" / "runner" / "job_started_hook.py"
 WRAPPER = ROOT / ".github" / "runner" / "job_started_hook.ps1"
 REPO = "example-owner/directml-guide"
+WORKFLOW_REF = f"{REPO}/.github/workflows/directml.yml@refs/heads/main"
 
 
 def _load_hook():
@@ -32,6 +33,7 @@ def env(**overrides):
         "GITHUB_EVENT_NAME": "push",
         "GITHUB_REF": "refs/heads/main",
         "GITHUB_REPOSITORY": REPO,
+        "GITHUB_WORKFLOW_REF": WORKFLOW_REF,
     }
     base.update(overrides)
     return {k: v for k, v in base.items() if v is not None}
@@ -55,6 +57,49 @@ def test_allows_workflow_dispatch():
 def test_allows_repository_name_in_other_case():
     ok, _ = hook.check(env(GITHUB_REPOSITORY=REPO.upper()))
     assert ok
+    ok, _ = hook.check(env(GITHUB_WORKFLOW_REF=WORKFLOW_REF.replace(REPO, REPO.upper())))
+    assert ok
+
+
+# A dispatch runs the workflow file of the branch it is started from: anyone who can
+# push a branch (or holds a token with actions:write) could run that branch's code.
+@pytest.mark.parametrize(
+    "ref",
+    ["refs/heads/feature", "refs/heads/main-old", "refs/heads/Main", "refs/tags/v1", "refs/pull/7/merge", ""],
+)
+def test_refuses_workflow_dispatch_from_another_ref(ref):
+    workflow_ref = f"{REPO}/.github/workflows/directml.yml@{ref}"
+    ok, message = hook.check(
+        env(GITHUB_EVENT_NAME="workflow_dispatch", GITHUB_REF=ref, GITHUB_WORKFLOW_REF=workflow_ref)
+    )
+    assert not ok
+    assert "refused" in message
+
+
+@pytest.mark.parametrize(
+    "workflow_ref",
+    [
+        # another workflow file of the same repository, on main
+        f"{REPO}/.github/workflows/site.yml@refs/heads/main",
+        f"{REPO}/.github/workflows/directml.yaml@refs/heads/main",
+        f"{REPO}/.github/workflows/Directml.yml@refs/heads/main",
+        f"{REPO}/.github/workflows/sub/directml.yml@refs/heads/main",
+        # the right file from another branch or tag (GITHUB_REF says main)
+        f"{REPO}/.github/workflows/directml.yml@refs/heads/feature",
+        f"{REPO}/.github/workflows/directml.yml@refs/tags/v1",
+        f"{REPO}/.github/workflows/directml.yml",
+        # the right file in another repository (a reusable workflow called from elsewhere)
+        "attacker/fork/.github/workflows/directml.yml@refs/heads/main",
+        f"{REPO}-fork/.github/workflows/directml.yml@refs/heads/main",
+        "directml.yml@refs/heads/main",
+    ],
+)
+@pytest.mark.parametrize("event", ["workflow_dispatch", "push"])
+def test_refuses_any_other_workflow(event, workflow_ref):
+    ok, message = hook.check(env(GITHUB_EVENT_NAME=event, GITHUB_WORKFLOW_REF=workflow_ref))
+    assert not ok
+    assert message.startswith("job-started hook: refused:")
+    assert f"workflow {workflow_ref!r} is not {WORKFLOW_REF!r}" in message
 
 
 @pytest.mark.parametrize(
@@ -92,7 +137,7 @@ def test_refuses_other_repository():
     assert f"only serves {REPO!r}" in message
 
 
-@pytest.mark.parametrize("name", ["GITHUB_EVENT_NAME", "GITHUB_REF", "GITHUB_REPOSITORY"])
+@pytest.mark.parametrize("name", ["GITHUB_EVENT_NAME", "GITHUB_REF", "GITHUB_REPOSITORY", "GITHUB_WORKFLOW_REF"])
 def test_refuses_when_a_variable_is_missing(name):
     ok, message = hook.check(env(**{name: None}))
     assert not ok
@@ -103,7 +148,8 @@ def test_refuses_when_all_job_variables_are_missing():
     ok, message = hook.check({"DIRECTML_ALLOWED_REPOSITORY": REPO})
     assert not ok
     assert message == (
-        "job-started hook: refused: missing GITHUB_EVENT_NAME, GITHUB_REF, GITHUB_REPOSITORY"
+        "job-started hook: refused: missing GITHUB_EVENT_NAME, GITHUB_REF, GITHUB_REPOSITORY, "
+        "GITHUB_WORKFLOW_REF"
     )
 
 
@@ -153,8 +199,20 @@ def test_script_exits_non_zero_with_one_error_line(event):
     assert result.stdout.splitlines() == [
         f"::error::job-started hook: refused: event {event!r} on 'refs/pull/7/merge' "
         f"in {REPO!r}; this runner only runs a push to refs/heads/main or a "
-        "workflow_dispatch"
+        "workflow_dispatch on refs/heads/main"
     ]
+
+
+def test_script_refuses_a_dispatch_from_another_branch():
+    result = _run_script(
+        env(
+            GITHUB_EVENT_NAME="workflow_dispatch",
+            GITHUB_REF="refs/heads/feature",
+            GITHUB_WORKFLOW_REF=f"{REPO}/.github/workflows/directml.yml@refs/heads/feature",
+        )
+    )
+    assert result.returncode == 1
+    assert result.stdout.startswith("::error::job-started hook: refused: event 'workflow_dispatch' on 'refs/heads/feature'")
 
 
 def test_script_exits_non_zero_without_any_variables():
