@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -237,3 +239,106 @@ def test_wrapper_calls_the_python_hook_and_passes_its_exit_code():
     assert "exit $LASTEXITCODE" in text
     # Fails closed when it cannot run the hook.
     assert text.count("exit 1") >= 3
+
+
+# --- the permission commands on docs/contributing/gpu-runner.md (form only: no Windows here) ---
+
+PAGE = ROOT / "docs" / "contributing" / "gpu-runner.md"
+ADMINS, SYSTEM, AUTHENTICATED_USERS = "*S-1-5-32-544", "*S-1-5-18", "*S-1-5-11"
+WELL_KNOWN = {ADMINS, SYSTEM, AUTHENTICATED_USERS}
+RUNNER_GROUP = "${group}"  # config.cmd's GITHUB_ActionsRunner_G... group, looked up on the page
+# icacls permission: inheritance flags, then a simple right or a list of specific rights
+# (learn.microsoft.com/windows-server/administration/windows-commands/icacls).
+PERMISSION = re.compile(
+    r"^(?:\((?:OI|CI|IO|NP|I)\))*"
+    r"(?:F|M|RX|R|W|D|N|\((?:DE|RC|WDAC|WO|S|AS|MA|GR|GW|GE|GA|RD|WD|AD|REA|WEA|X|DC|RA|WA)"
+    r"(?:,(?:DE|RC|WDAC|WO|S|AS|MA|GR|GW|GE|GA|RD|WD|AD|REA|WEA|X|DC|RA|WA))*\))$"
+)
+READ_ONLY = {"R", "RX"}
+
+
+def icacls_commands(markdown: str) -> list[list[str]]:
+    """Each `icacls` line of the page's powershell fences, split as PowerShell passes the arguments."""
+    commands = []
+    for block in re.findall(r"```powershell\n(.*?)```", markdown, re.S):
+        for line in block.splitlines():
+            if line.strip().startswith("icacls "):
+                commands.append(shlex.split(line.strip(), posix=False))
+    return [[word.strip('"') for word in command] for command in commands]
+
+
+def icacls_problems(command: list[str]) -> list[str]:
+    """What is wrong with one icacls command that sets permissions."""
+    problems = []
+    if len(command) < 2:
+        return ["no path"]
+    path, rest = command[1], command[2:]
+    if rest and rest[0] != "/inheritance:r":
+        problems.append(f"{path}: does not start with /inheritance:r (C:\\ passes Modify to all users)")
+    grants: dict[str, str] = {}
+    option = None
+    for word in rest:
+        if word.startswith("/"):
+            option = word
+            if word not in {"/inheritance:r", "/grant:r", "/remove:g"}:
+                problems.append(f"{path}: unexpected option {word}")
+            continue
+        if option == "/remove:g":
+            if word != "$group":
+                problems.append(f"{path}: /remove:g {word}")
+            continue
+        if option != "/grant:r":
+            problems.append(f"{path}: {word!r} outside /grant:r")
+            continue
+        principal, _, permission = word.rpartition(":")
+        if principal not in WELL_KNOWN | {RUNNER_GROUP}:
+            problems.append(f"{path}: {principal!r} is not a well-known SID (names differ by language)")
+        if not PERMISSION.match(permission):
+            problems.append(f"{path}: {permission!r} is not an icacls permission")
+        grants[principal] = re.sub(r"^(?:\([A-Z]+\))*", "", permission)
+    if rest and (grants.get(ADMINS) != "F" or grants.get(SYSTEM) != "F"):
+        problems.append(f"{path}: administrators and SYSTEM must keep full control")
+    for principal, right in grants.items():
+        if principal not in {ADMINS, SYSTEM} and right not in READ_ONLY and principal != RUNNER_GROUP:
+            problems.append(f"{path}: {principal} may change it ({right})")
+        if principal == RUNNER_GROUP and right == "F":
+            problems.append(f"{path}: the runner's group keeps full control (it may delete any file)")
+    return problems
+
+
+def test_page_locks_the_hook_and_the_env_file_with_well_known_sids():
+    commands = [c for c in icacls_commands(PAGE.read_text(encoding="utf-8")) if len(c) > 2]
+    by_path = {command[1]: command for command in commands}
+    assert set(by_path) == {r"C:\actions-runner-hooks", r"C:\actions-runner", r"C:\actions-runner\.env"}
+    for command in commands:
+        assert icacls_problems(command) == [], command
+    # The hook and .env: nobody but administrators and SYSTEM may change them.
+    for path in (r"C:\actions-runner-hooks", r"C:\actions-runner\.env"):
+        assert RUNNER_GROUP not in " ".join(by_path[path])
+    # The paths are the ones the page's .env block names.
+    page = PAGE.read_text(encoding="utf-8")
+    assert r"ACTIONS_RUNNER_HOOK_JOB_STARTED=C:\actions-runner-hooks\job_started_hook.ps1" in page
+    assert r"cd C:\actions-runner" in page
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        (r'icacls C:\actions-runner-hooks /grant:r "*S-1-5-32-544:(OI)(CI)F" "*S-1-5-18:(OI)(CI)F"', "/inheritance:r"),
+        (r'icacls C:\actions-runner-hooks /inheritance:r /grant:r "Administrators:(OI)(CI)F" "*S-1-5-18:(OI)(CI)F"', "well-known SID"),
+        (r'icacls C:\actions-runner-hooks /inheritance:r /grant:r "*S-1-5-32-544:(OI)(CI)F" "*S-1-5-18:(OI)(CI)F" "*S-1-5-11:(OI)(CI)M"', "may change it"),
+        (r'icacls C:\actions-runner-hooks /inheritance:r /grant:r "*S-1-5-32-544:(OI)(CI)F" "*S-1-5-18:(OI)(CI)F" "*S-1-5-11:(OI)(CI)RW"', "not an icacls permission"),
+        (r'icacls C:\actions-runner /inheritance:r /grant:r "*S-1-5-32-544:(OI)(CI)F" "*S-1-5-18:(OI)(CI)F" "${group}:(OI)(CI)F"', "full control"),
+        (r'icacls C:\actions-runner\.env /inheritance:r /grant:r "*S-1-5-32-544:F" "*S-1-5-11:R"', "administrators and SYSTEM"),
+    ],
+)
+def test_icacls_rule_catches(line, expected):
+    (command,) = icacls_commands(f"```powershell\n{line}\n```\n")
+    problems = icacls_problems(command)
+    assert any(expected in problem for problem in problems), problems
+
+
+def test_page_cites_directml_222_for_the_service_session():
+    page = PAGE.read_text(encoding="utf-8")
+    assert "https://github.com/microsoft/DirectML/issues/222" in page
+    assert "run.cmd" in page and "--ephemeral" in page
