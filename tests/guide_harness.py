@@ -66,9 +66,16 @@ def _load_hook():
 pins_hook = _load_hook()
 
 
+def load_mkdocs_yml(text: str) -> dict:
+    """mkdocs.yml as MkDocs reads it: safe YAML plus its ``!ENV`` tag (site_url and friends)."""
+    from mkdocs.utils.yaml import get_yaml_loader
+
+    return yaml.load(text, Loader=get_yaml_loader(yaml.SafeLoader))
+
+
 @cache
 def mkdocs_config() -> dict:
-    return yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    return load_mkdocs_yml((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
 
 
 def snippets_config() -> dict:
