@@ -12,15 +12,13 @@ in that list either and so takes the same path.
     python optimizer_order.py
 """
 
+# --8<-- [start:check]
 from __future__ import annotations
-
-import sys
 
 import torch
 from torch import nn
 
 
-# --8<-- [start:check]
 def optimizer_holds_model_parameters(model: nn.Module, optimizer: torch.optim.Optimizer) -> bool:
     """True if the optimizer updates the very Parameter objects the model computes with."""
     in_optimizer = {id(p) for group in optimizer.param_groups for p in group["params"]}
@@ -81,4 +79,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

@@ -13,16 +13,14 @@ The same function from simpler operations:
     python elu_without_fallback.py
 """
 
+# --8<-- [start:elu]
 from __future__ import annotations
-
-import sys
 
 import torch
 import torch.nn.functional as F
 from torch import nn
 
 
-# --8<-- [start:elu]
 class ELU(nn.Module):
     """Drop-in for nn.ELU that avoids aten::elu, which falls back to the CPU on DirectML."""
 
@@ -49,4 +47,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

@@ -8,14 +8,12 @@ Run it on a PC with two GPUs to see both ways:
     python move_between_adapters.py
 """
 
+# --8<-- [start:move]
 from __future__ import annotations
-
-import sys
 
 import torch
 
 
-# --8<-- [start:move]
 def crosses_adapters(source: torch.device, target: torch.device) -> bool:
     """True for a copy from one DirectML adapter to another, the copy that loses the values."""
     return (
@@ -53,4 +51,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

@@ -8,15 +8,13 @@ parameter, buffer and input that is on another device, so you know what to move.
     python same_device.py
 """
 
+# --8<-- [start:check]
 from __future__ import annotations
-
-import sys
 
 import torch
 from torch import nn
 
 
-# --8<-- [start:check]
 def tensors_off_device(model: nn.Module, inputs: dict[str, torch.Tensor], device: torch.device) -> list[str]:
     """Names of the model's parameters and buffers and of the inputs that are not on ``device``."""
     wrong = []
@@ -56,4 +54,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())
