@@ -250,6 +250,36 @@ def test_synchronize_is_harmless_on_the_cpu():
     train_mnist.synchronize(torch.device("cpu"), model)
 
 
+class NoReadBack(torch.nn.Module):
+    """A model whose parameters must not be touched: synchronize() has a real wait for this device."""
+
+    def parameters(self, recurse=True):
+        raise AssertionError("synchronize() read a value back instead of calling the back-end's synchronize()")
+
+
+@pytest.mark.parametrize("device", [torch.device("xpu", 1), torch.device("cuda", 0)])
+def test_synchronize_waits_through_the_backends_own_call(monkeypatch, device):
+    calls = []
+    # Stand-ins: this machine has no XPU or CUDA device to wait for.
+    monkeypatch.setattr(torch.xpu, "synchronize", lambda d=None: calls.append(("xpu", d)))
+    monkeypatch.setattr(torch.cuda, "synchronize", lambda d=None: calls.append(("cuda", d)))
+    train_mnist.synchronize(device, NoReadBack())
+    assert calls == [(device.type, device)]
+
+
+def test_synchronize_on_directml_reads_a_value_back():
+    """torch-directml has no synchronize(): the function reads a parameter back instead."""
+    read = []
+
+    class Model(torch.nn.Module):
+        def parameters(self, recurse=True):
+            read.append(True)
+            return iter([torch.ones(2)])
+
+    train_mnist.synchronize(torch.device("privateuseone", 0), Model())
+    assert read == [True]
+
+
 @pytest.mark.directml
 def test_trains_on_directml(fashion_mnist_root, tmp_path):
     result = run_snippet("train_mnist.py", *small_run(fashion_mnist_root, "--epochs", "2", "--device", "dml"),
