@@ -18,6 +18,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -295,13 +296,23 @@ def test_site_workflow():
     assert "torchvision.datasets.FashionMNIST(" in runs and "download=True" in runs
     assert "FASHION_MNIST_DIR" in runs
     assert 'python -m pip install -U "pip>=25.1"' in runs
-    assert "python -m pip install --group test" in runs
-    assert "python -m pytest" in runs
+    assert 'python -m pip install --group "$GROUP"' in runs
+    assert "python -m pytest $TESTS" in runs
     assert "mkdocs build --strict" in runs
+    # Two legs: the whole suite on torch-directml's pins, and the README's current-torch tests.
+    legs = {leg["group"]: leg["tests"] for leg in build["strategy"]["matrix"]["include"]}
+    assert legs == {"test": "", "test-current": "tests/snippets tests/test_site_blocks.py"}
+    assert build["env"] == {"GROUP": "${{ matrix.group }}", "TESTS": "${{ matrix.tests }}"}
+    groups = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["dependency-groups"]
+    assert set(legs) <= set(groups)
+    assert build["strategy"]["fail-fast"] is False
+    site_build = next(s for s in steps(build) if "mkdocs build" in s.get("run", ""))
+    assert site_build["if"] == "matrix.group == 'test'"
     python = [s for s in steps(build) if str(s.get("uses", "")).startswith("actions/setup-python@")]
     assert python and python[0]["with"]["python-version"] == "3.12"
     upload = [s for s in steps(build) if str(s.get("uses", "")).startswith("actions/upload-pages-artifact@")]
     assert upload and "refs/heads/main" in upload[0]["if"] and "push" in upload[0]["if"]
+    assert "matrix.group == 'test'" in upload[0]["if"]  # one artifact, from the leg that built the site
     # Deploy: only on a push to main, only Pages + OIDC, serialized, never cancelled.
     assert "github.event_name == 'push'" in deploy["if"]
     assert "github.ref == 'refs/heads/main'" in deploy["if"]
