@@ -172,6 +172,7 @@ def assert_refused(code, err, *needles):
         (["--batch-size", "many"], "'many' is not a whole number"),
         (["--dataset", "cifar10"], "invalid choice: 'cifar10'"),
         (["--device", "tpu"], "unknown device 'tpu'"),
+        (["--device", "xpu:0"], "Intel XPU 0 was requested but 0 XPU device(s)"),  # no Intel GPU here
     ],
 )
 def test_bad_arguments_are_one_line(capsys, tmp_path, monkeypatch, fashion_mnist_root, bad, message):
