@@ -13,6 +13,7 @@ import re
 import shlex
 import subprocess
 import sys
+import types
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -336,6 +337,15 @@ def run_python(args: list[str], cwd: Path, timeout: float = 600, **env: str) -> 
 def run_snippet(relative: str, *args: str, cwd: Path, timeout: float = 600, **env: str) -> subprocess.CompletedProcess:
     """Run snippets/<relative> as a reader runs it in PyCharm: a script, from its own folder's imports."""
     return run_python([str(SNIPPETS / relative), *args], cwd=cwd, timeout=timeout, **env)
+
+
+def load_snippet(relative: str) -> types.ModuleType:
+    """Import snippets/<relative> (e.g. "train_mnist" or "troubleshooting/pick_adapter") in-process.
+
+    snippets/ is on sys.path (pyproject.toml's pytest ``pythonpath``), as the reader's project folder is
+    in PyCharm, so a snippet imports its neighbours, and every test shares one copy of each module.
+    """
+    return importlib.import_module(relative.removesuffix(".py").replace("/", "."))
 
 
 def assert_one_line_error(result: subprocess.CompletedProcess, *needles: str) -> str:

@@ -12,7 +12,6 @@ import os
 import re
 
 import nbformat
-import pytest
 from nbclient import NotebookClient
 
 from guide_harness import DOCS, ROOT, SNIPPETS, mkdocs_config

@@ -284,7 +284,7 @@ def test_directml_sets_require_directml_and_the_labels_literally():
 
 
 WINDOWS = WORKFLOWS_DIR / "windows.yml"
-FETCHER = re.compile(r"tests[\\/]fetch_fashion_mnist\.py\b")
+FETCHER = re.compile(r"tests[\\/]tools[\\/]fetch_fashion_mnist\.py\b")
 SUITE = re.compile(r"-m pytest\b|readme_commands\.py run test\b")
 
 
@@ -300,15 +300,15 @@ def data_problems(workflow: dict) -> list:
         fetch = [i for i, r in enumerate(runs) if FETCHER.search(r)]
         cache = [i for i, s in enumerate(job_steps) if str(s.get("uses", "")).startswith("actions/cache@")]
         if "torchvision.datasets.FashionMNIST(" in "".join(runs):
-            problems.append(f"job {name}: downloads with torchvision instead of tests/fetch_fashion_mnist.py")
+            problems.append(f"job {name}: downloads with torchvision instead of tests/tools/fetch_fashion_mnist.py")
         if not fetch or fetch[0] > suite[0]:
-            problems.append(f"job {name}: does not run tests/fetch_fashion_mnist.py before the suite")
+            problems.append(f"job {name}: does not run tests/tools/fetch_fashion_mnist.py before the suite")
             continue
         if not cache or cache[0] > fetch[0]:
             problems.append(f"job {name}: no actions/cache step before the fetch")
         else:
             cached = str((job_steps[cache[0]].get("with") or {}).get("path", ""))
-            if "fashion-mnist" not in cached or "hashFiles('tests/fetch_fashion_mnist.py')" not in str(
+            if "fashion-mnist" not in cached or "hashFiles('tests/tools/fetch_fashion_mnist.py')" not in str(
                     (job_steps[cache[0]].get("with") or {}).get("key", "")):
                 problems.append(f"job {name}: the cache must hold the fetched folder, keyed on the fetcher")
         if "fashion-mnist" not in runs[fetch[0]]:
