@@ -50,7 +50,6 @@ def timed_run(device, data, epochs, batch_size, lr, seed, warmup_steps):
 # --8<-- [end:timed_run]
 
 
-# --8<-- [start:main]
 import sys
 from pathlib import Path
 
@@ -121,4 +120,3 @@ def main(argv=None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
-# --8<-- [end:main]

@@ -117,7 +117,6 @@ def choose_device(request: str | None = None) -> tuple[torch.device, str]:
 # --8<-- [end:choose_device]
 
 
-# --8<-- [start:main]
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Show which device PyTorch will use, and why.")
     parser.add_argument(
@@ -136,4 +135,3 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
-# --8<-- [end:main]

@@ -37,7 +37,6 @@ class LeNet(nn.Module):
 # --8<-- [end:model]
 
 
-# --8<-- [start:main]
 def main() -> int:
     model = LeNet()
     images = torch.zeros(2, 1, 28, 28)  # a batch of two blank images
@@ -49,4 +48,3 @@ def main() -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
-# --8<-- [end:main]

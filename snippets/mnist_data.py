@@ -132,7 +132,6 @@ def batches(images: torch.Tensor, labels: torch.Tensor, batch_size: int, generat
 # --8<-- [end:data]
 
 
-# --8<-- [start:main]
 def main(argv: list[str] | None = None) -> int:
     parser = ArgumentParser(description="Load MNIST or Fashion-MNIST and show what was loaded.")
     parser.add_argument("--dataset", choices=sorted(DATASETS), default="mnist")
@@ -153,4 +152,3 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
-# --8<-- [end:main]

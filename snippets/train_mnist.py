@@ -150,7 +150,6 @@ def load_checkpoint(path: Path) -> dict:
 # --8<-- [end:checkpoint]
 
 
-# --8<-- [start:main]
 import argparse
 import sys
 import time
@@ -308,4 +307,3 @@ def main(argv=None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
-# --8<-- [end:main]

@@ -11,10 +11,11 @@ records those warnings and lists the operators.
     python find_cpu_fallbacks.py --strict   # stop with an error at the first fallback instead
 """
 
-# --8<-- [start:find]
 from __future__ import annotations
 
+import argparse
 import re
+import sys
 import warnings
 from typing import Callable
 
@@ -42,11 +43,6 @@ def fail_on_cpu_fallback() -> None:
     """From now on, a CPU fallback raises UserWarning (an exception) instead of printing a warning."""
     torch.set_warn_always(True)
     warnings.filterwarnings("error", message=FALLBACK_MESSAGE, category=UserWarning)
-# --8<-- [end:find]
-
-import argparse  # noqa: E402  (the section above is shown alone on the site, with its own imports)
-import sys  # noqa: E402
-
 
 def load_directml():
     """Return torch_directml if it is installed and sees a GPU, else None."""

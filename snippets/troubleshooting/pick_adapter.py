@@ -20,7 +20,6 @@ import argparse
 import re
 import sys
 
-# --8<-- [start:rule]
 # Integrated GPUs are named after the processor family, and AMD's end in "Graphics" even when they say
 # "RX" (Ryzen 2000G/3000G: "AMD Radeon(TM) RX Vega 11 Graphics"), so these patterns are checked first.
 INTEGRATED = re.compile(
@@ -61,7 +60,6 @@ def pick_adapter(names: list[str], override: int | None = None) -> int:
         return override
     rank = {"dedicated": 0, "unknown": 1, "integrated": 2}
     return min(range(len(names)), key=lambda i: (rank[adapter_kind(names[i])], i))
-# --8<-- [end:rule]
 
 
 # What DirectML reports on a typical laptop; used to show the rule where torch-directml is missing.
@@ -77,7 +75,6 @@ def load_directml():
     return torch_directml if torch_directml.is_available() else None
 
 
-# --8<-- [start:main]
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Pick the DirectML adapter (GPU) to train on.")
     parser.add_argument("--adapter", type=int, help="use this adapter index, whatever its name")
@@ -106,4 +103,3 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
-# --8<-- [end:main]
