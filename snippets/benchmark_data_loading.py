@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import sys
 import time
-from pathlib import Path
 
 import torch
 
 from choose_device import DeviceChoiceError, choose_device
 from lenet import LeNet
-from mnist_data import DATASETS, ArgumentParser, DatasetError, load_dataset
-from train_mnist import positive_float, positive_int, synchronize, train_one_epoch
+from mnist_data import (DATASETS, ArgumentParser, DatasetError, add_data_options, load_dataset, non_negative_int,
+                        positive_float, positive_int)
+from train_mnist import synchronize, train_one_epoch
 
 
 # --8<-- [start:transforms_loader]
@@ -76,18 +76,14 @@ def timed(device, model, work) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     parser = ArgumentParser(description="Time one epoch: DataLoader with per-image transforms vs preloaded tensors.")
-    parser.add_argument("--dataset", choices=sorted(DATASETS), default="mnist")
-    parser.add_argument("--data-dir", type=Path, default=Path("data"), help="dataset root (default: .\\data)")
-    parser.add_argument("--download", action="store_true", help="download the dataset if it is missing")
+    add_data_options(parser)
     parser.add_argument("--batch-size", type=positive_int, default=128)
     parser.add_argument("--lr", type=positive_float, default=0.01)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--num-workers", type=int, default=0, help="DataLoader worker processes (default: 0)")
+    parser.add_argument("--num-workers", type=non_negative_int, default=0, help="DataLoader worker processes (default: 0)")
     parser.add_argument("--limit-train", type=positive_int, help="use only the first N training images")
     parser.add_argument("--device", help="dml, dml:N, xpu, cuda or cpu (default: automatic)")
     args = parser.parse_args(argv)
-    if args.num_workers < 0:
-        parser.error(f"argument --num-workers: {args.num_workers} must be 0 or more")
 
     try:
         device, reason = choose_device(args.device)
@@ -129,4 +125,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

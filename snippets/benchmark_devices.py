@@ -51,20 +51,16 @@ def timed_run(device, data, epochs, batch_size, lr, seed, warmup_steps):
 
 
 import sys
-from pathlib import Path
 
 import torch
 
 from choose_device import DeviceChoiceError, choose_device
-from mnist_data import DATASETS, ArgumentParser, DatasetError, load_dataset
-from train_mnist import positive_float, positive_int
+from mnist_data import ArgumentParser, DatasetError, add_data_options, load_dataset, positive_float, positive_int
 
 
 def main(argv=None) -> int:
     parser = ArgumentParser(description="Time LeNet training on the CPU and on the GPU, side by side.")
-    parser.add_argument("--dataset", choices=sorted(DATASETS), default="mnist")
-    parser.add_argument("--data-dir", type=Path, default=Path("data"), help="dataset root (default: .\\data)")
-    parser.add_argument("--download", action="store_true", help="download the dataset if it is missing")
+    add_data_options(parser)
     parser.add_argument("--epochs", type=positive_int, default=3)
     parser.add_argument("--batch-size", type=positive_int, default=64)
     parser.add_argument("--lr", type=positive_float, default=1e-3)
@@ -119,4 +115,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

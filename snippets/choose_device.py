@@ -25,7 +25,7 @@ class DeviceChoiceError(RuntimeError):
     """The requested device does not exist on this machine."""
 
 
-def _load_directml():
+def _directml_if_installed():
     """Return the torch_directml module, or None if it is not installed."""
     try:
         import torch_directml
@@ -60,7 +60,7 @@ def _explicit(request: str) -> tuple[torch.device, str]:
     if kind == "cpu":
         return torch.device("cpu"), f"CPU, as requested ({request})"
     if kind == "dml":
-        dml = _load_directml()
+        dml = _directml_if_installed()
         if dml is None:
             raise DeviceChoiceError(
                 "DirectML was requested but torch-directml is not installed: "
@@ -97,7 +97,7 @@ def choose_device(request: str | None = None) -> tuple[torch.device, str]:
     if request.strip():
         return _explicit(request)
 
-    dml = _load_directml()
+    dml = _directml_if_installed()
     if dml is not None and dml.is_available() and dml.device_count() > 0:
         index = dml.default_device()
         return dml.device(index), f"DirectML adapter {index}: {dml.device_name(index)}"
@@ -128,10 +128,10 @@ def main(argv: list[str] | None = None) -> int:
         device, reason = choose_device(args.device)
     except DeviceChoiceError as error:
         print(f"error: {error}", file=sys.stderr)
-        return 2
+        return 1
     print(f"device: {device}  ({reason})")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

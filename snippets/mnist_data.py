@@ -34,7 +34,7 @@ class DatasetError(RuntimeError):
 
 
 class ArgumentParser(argparse.ArgumentParser):
-    """argparse that reports a bad argument in one line: 'error: ...'."""
+    """argparse that reports a bad argument in one line, 'error: ...', with argparse's exit code 2."""
 
     def error(self, message: str):
         self.exit(2, f"error: {message} (see --help)\n")
@@ -132,11 +132,55 @@ def batches(images: torch.Tensor, labels: torch.Tensor, batch_size: int, generat
 # --8<-- [end:data]
 
 
+# The command-line contract (docs/contributing/testing.md): every script that loads the data takes the
+# same data options, and a bad value is a usage error (exit 2) that names the option.
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} must be 1 or more")
+    return value
+
+
+def non_negative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text} must be 0 or more")
+    return value
+
+
+def positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text} must be more than 0")
+    return value
+
+
+def add_data_options(parser: argparse.ArgumentParser, defaults: bool = True) -> None:
+    """--dataset, --data-dir and --download, the same in every script that loads the data.
+
+    defaults=False leaves out the options not given (for a script that lays them over its own settings).
+    """
+    def default(value):
+        return value if defaults else argparse.SUPPRESS
+
+    parser.add_argument("--dataset", choices=sorted(DATASETS), default=default("mnist"))
+    parser.add_argument("--data-dir", type=Path, default=default(Path("data")), help="dataset root (default: .\\data)")
+    parser.add_argument("--download", action=argparse.BooleanOptionalAction, default=default(False),
+                        help="download the dataset if it is missing")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = ArgumentParser(description="Load MNIST or Fashion-MNIST and show what was loaded.")
-    parser.add_argument("--dataset", choices=sorted(DATASETS), default="mnist")
-    parser.add_argument("--data-dir", type=Path, default=Path("data"), help="dataset root (default: .\\data)")
-    parser.add_argument("--download", action="store_true", help="download the dataset if it is missing")
+    add_data_options(parser)
     args = parser.parse_args(argv)
     try:
         train_x, train_y, test_x, test_y = load_dataset(args.dataset, args.data_dir, args.download)
@@ -151,4 +195,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

@@ -159,34 +159,12 @@ import torch
 
 from choose_device import DeviceChoiceError, choose_device
 from lenet import LeNet
-from mnist_data import DATASETS, ArgumentParser, DatasetError, load_dataset
-
-
-def positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text} must be 1 or more")
-    return value
-
-
-def positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"{text} must be more than 0")
-    return value
+from mnist_data import ArgumentParser, DatasetError, add_data_options, load_dataset, positive_float, positive_int
 
 
 def parse_args(argv=None) -> argparse.Namespace:
     parser = ArgumentParser(description="Train LeNet on MNIST or Fashion-MNIST, with a checkpoint per epoch.")
-    parser.add_argument("--dataset", choices=sorted(DATASETS), default="mnist")
-    parser.add_argument("--data-dir", type=Path, default=Path("data"), help="dataset root (default: .\\data)")
-    parser.add_argument("--download", action="store_true", help="download the dataset if it is missing")
+    add_data_options(parser)
     parser.add_argument("--epochs", type=positive_int, default=10, help="train until this epoch (default: 10)")
     parser.add_argument("--batch-size", type=positive_int, default=64)
     parser.add_argument("--lr", type=positive_float, default=1e-3, help="Adam's learning rate (default: 0.001)")
@@ -306,4 +284,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

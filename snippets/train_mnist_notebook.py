@@ -18,7 +18,7 @@ import torch
 # In the notebook, earlier cells define these names; as a script, they come from the project's files.
 from choose_device import DeviceChoiceError, choose_device
 from lenet import LeNet
-from mnist_data import DatasetError, load_dataset
+from mnist_data import ArgumentParser, DatasetError, add_data_options, load_dataset, positive_int
 from train_mnist import evaluate, train_one_epoch
 
 # --8<-- [start:settings]
@@ -68,14 +68,11 @@ def train_in_notebook(dataset, data_dir, download, epochs, batch_size, learning_
 
 def parse_args(argv=None) -> dict:
     """Only the options given on the command line, to lay over the settings above."""
-    parser = argparse.ArgumentParser(description="Run the notebook's training as a script.",
-                                     argument_default=argparse.SUPPRESS)
-    parser.add_argument("--dataset", choices=["mnist", "fashion-mnist"])
-    parser.add_argument("--data-dir", type=Path)
-    parser.add_argument("--download", action=argparse.BooleanOptionalAction)
-    parser.add_argument("--epochs", type=int)
-    parser.add_argument("--limit-train", type=int)
-    parser.add_argument("--limit-test", type=int)
+    parser = ArgumentParser(description="Run the notebook's training as a script.", argument_default=argparse.SUPPRESS)
+    add_data_options(parser, defaults=False)
+    parser.add_argument("--epochs", type=positive_int)
+    parser.add_argument("--limit-train", type=positive_int)
+    parser.add_argument("--limit-test", type=positive_int)
     return vars(parser.parse_args(argv))
 
 
@@ -92,4 +89,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

@@ -39,7 +39,7 @@ def check_python(version_info: tuple[int, ...] = tuple(sys.version_info)) -> Non
         )
 
 
-def load_directml():
+def import_directml():
     """Import torch_directml, turning each way it can fail into an actionable message."""
     try:
         import torch_directml
@@ -92,7 +92,7 @@ def verify(device, tolerance: float = 1e-3) -> None:
 
 def verify_directml(adapter: int | None) -> str:
     check_python()
-    dml = load_directml()
+    dml = import_directml()
     adapters = list_adapters(dml)
     if not adapters:
         raise VerificationError(
@@ -155,4 +155,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

@@ -92,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         index = pick_adapter(names, args.adapter)
     except AdapterChoiceError as error:
         print(f"error: {error}", file=sys.stderr)
-        return 2
+        return 1
     how = "as requested" if args.adapter is not None else "by name"
     print(f"using adapter {index}: {names[index]} ({how})")
     if dml is not None:
@@ -102,4 +102,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

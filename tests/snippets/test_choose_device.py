@@ -16,7 +16,7 @@ choose_device = load_snippet("choose_device")
 def machine(monkeypatch):
     """A machine with neither DirectML nor XPU nor CUDA/ROCm; tests add what they need."""
     monkeypatch.delenv("TORCH_DEVICE", raising=False)
-    monkeypatch.setattr(choose_device, "_load_directml", lambda: None)
+    monkeypatch.setattr(choose_device, "_directml_if_installed", lambda: None)
     monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
     monkeypatch.setattr(torch.cuda, "device_count", lambda: 0)
     monkeypatch.setattr(torch.version, "hip", None)
@@ -26,7 +26,7 @@ def machine(monkeypatch):
 
     def add(directml=None, cuda_name=None, hip=None, xpu=None):
         if directml is not None:
-            monkeypatch.setattr(choose_device, "_load_directml", lambda: fake_directml.module(directml, device_type="privateuseone"))
+            monkeypatch.setattr(choose_device, "_directml_if_installed", lambda: fake_directml.module(directml, device_type="privateuseone"))
         if cuda_name is not None:
             monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
             monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)

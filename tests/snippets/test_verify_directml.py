@@ -85,7 +85,7 @@ def no_directml(monkeypatch):
     def fails():
         raise verify_directml.VerificationError("torch-directml is not installed in this Python (stand-in)")
 
-    monkeypatch.setattr(verify_directml, "load_directml", fails)
+    monkeypatch.setattr(verify_directml, "import_directml", fails)
     monkeypatch.delenv("TORCH_DEVICE", raising=False)
     tested = []
     # The stand-in devices cannot compute here: record which device would be compared with the CPU.
