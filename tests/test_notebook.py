@@ -40,7 +40,7 @@ def test_every_code_cell_is_snippet_code():
     for cell in code_cells:
         lines = [line.strip() for line in cell.source.splitlines() if line.strip()]
         assert lines, "an empty code cell"
-        assert any(_in_order(lines, [l.strip() for l in text]) for text in files.values()), (
+        assert any(_in_order(lines, [line.strip() for line in text]) for text in files.values()), (
             f"this cell is not snippet code:\n{cell.source[:500]}"
         )
 

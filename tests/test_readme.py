@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 import re
+import socket
+import subprocess
+import sys
 import tomllib
 
+import pytest
+import yaml
+
+import readme_commands
 from guide_harness import ROOT
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -42,14 +49,6 @@ def test_groups_named_by_the_readme_exist():
 
 # --- the Windows workflow runs the README's PowerShell commands, read from README.md ----------------------
 
-import socket
-import subprocess
-import sys
-
-import pytest
-import yaml
-
-import readme_commands
 
 WINDOWS = ROOT / ".github" / "workflows" / "windows.yml"
 
