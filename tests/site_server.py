@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import gzip
 import http.server
 import io
 import os
@@ -41,6 +42,9 @@ def base_path() -> str:
     return path if path.endswith("/") else path + "/"
 
 
+COMPRESSED = {".html", ".css", ".js", ".json", ".svg", ".xml", ".txt", ".map"}
+
+
 class _Handler(http.server.SimpleHTTPRequestHandler):
     prefix = "/"
 
@@ -64,6 +68,17 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
             self.send_header("Content-Length", str(len(page)))
             self.end_headers()
             return io.BytesIO(page)
+        if target.is_dir():
+            target = target / "index.html"
+        if target.suffix in COMPRESSED and "gzip" in self.headers.get("Accept-Encoding", ""):
+            # Compressed as GitHub Pages and other static hosts send text files.
+            body = gzip.compress(target.read_bytes(), 6)
+            self.send_response(200)
+            self.send_header("Content-Type", self.guess_type(str(target)))
+            self.send_header("Content-Encoding", "gzip")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            return io.BytesIO(body)
         return super().send_head()
 
 
