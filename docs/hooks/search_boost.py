@@ -16,3 +16,4 @@ def on_page_markdown(markdown, page, config, files):  # MkDocs hook signature
     if boost is not None:
         page.meta.setdefault("search", {})["boost"] = boost
     return markdown
+
