@@ -82,3 +82,40 @@ def test_the_data_files_come_from_the_scripts():
         run = json.loads(path.read_text(encoding="utf-8"))
         assert run["benchmark"] in {"data_loading", "devices"}, path.name
         assert {"dataset", "train_images", "torch", "cpu_threads"} <= run.keys(), path.name
+
+
+# The chart's data come from the scripts' --json option: it must hold the figures the scripts print.
+
+def test_data_loading_json_holds_the_printed_figures(fashion_mnist_root, tmp_path):
+    import re
+
+    from guide_harness import run_snippet
+
+    result = run_snippet(
+        "benchmark_data_loading.py", "--dataset", "fashion-mnist", "--data-dir", str(fashion_mnist_root),
+        "--device", "cpu", "--limit-train", "600", "--batch-size", "100", "--json", str(tmp_path / "out.json"),
+        cwd=tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
+    data = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))
+    assert data["benchmark"] == "data_loading" and data["device"] == "cpu" and data["train_images"] == 600
+    printed = float(re.search(r"^DataLoader \+ per-image transforms +(\d+\.\d\d)$", result.stdout, re.M).group(1))
+    assert round(data["seconds"]["dataloader_with_transforms"], 2) == printed
+    assert data["seconds"]["preloaded_tensors"] > 0
+
+
+def test_devices_json_holds_the_printed_figures(fashion_mnist_root, tmp_path):
+    import re
+
+    from guide_harness import run_snippet
+
+    result = run_snippet("benchmark_devices.py", "--dataset", "fashion-mnist", "--epochs", "2", "--limit-train", "640",
+                         "--warmup-steps", "2", "--data-dir", str(fashion_mnist_root), "--device", "cpu",
+                         "--json", str(tmp_path / "out.json"), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    data = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))
+    assert data["benchmark"] == "devices" and data["epochs"] == 2 and data["train_images"] == 640
+    assert [run["device"] for run in data["runs"]] == ["cpu", "cpu"]
+    totals = re.search(r"^total +(\d+\.\d\d) +(\d+\.\d\d)$", result.stdout, re.M)
+    assert [round(run["total_seconds"], 2) for run in data["runs"]] == [float(totals.group(1)), float(totals.group(2))]
+    assert all(len(run["seconds_per_epoch"]) == 2 for run in data["runs"])

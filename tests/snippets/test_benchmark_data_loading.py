@@ -43,19 +43,3 @@ def test_bad_arguments_are_one_line(tmp_path):
                           "--batch-size", "must be 1 or more")
     assert_one_line_error(run_snippet("benchmark_data_loading.py", "--num-workers", "-1", cwd=tmp_path),
                           "--num-workers", "must be 0 or more")
-
-
-def test_json_output_holds_the_printed_figures(fashion_mnist_root, tmp_path):
-    import json
-
-    result = run_snippet(
-        "benchmark_data_loading.py", "--dataset", "fashion-mnist", "--data-dir", str(fashion_mnist_root),
-        "--device", "cpu", "--limit-train", "600", "--batch-size", "100", "--json", str(tmp_path / "out.json"),
-        cwd=tmp_path,
-    )
-    assert result.returncode == 0, result.stderr
-    data = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))
-    assert data["benchmark"] == "data_loading" and data["device"] == "cpu" and data["train_images"] == 600
-    printed = float(re.search(r"^DataLoader \+ per-image transforms +(\d+\.\d\d)$", result.stdout, re.M).group(1))
-    assert round(data["seconds"]["dataloader_with_transforms"], 2) == printed
-    assert data["seconds"]["preloaded_tensors"] > 0
