@@ -155,8 +155,6 @@ def first_section(results: list[str]) -> str | None:
 NOT_FIRST_YET = {
     # Ranked 2nd: "no*" and "not*" (Material appends a wildcard to every term) favour a long section.
     "no-torch-directml-for-your-python": "the pip message's common words rank a longer section first",
-    # Material's query parser reads "…-linux-gnu.so:" as a field name ("so") and the search finds nothing.
-    "another-package-replaced-torch": "a hyphenated path ending in ':' makes Material's query parser fail",
 }
 
 
