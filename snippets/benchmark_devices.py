@@ -74,7 +74,9 @@ def timed_run(device, data, epochs, batch_size, lr, seed, warmup_steps):
 # --8<-- [end:timed_run]
 
 
+import json
 import sys
+from pathlib import Path
 
 import torch
 
@@ -120,6 +122,12 @@ def main(argv=None) -> int:
             "without a GPU, time the CPU alone instead of stopping with an "
             "error"
         ),
+    )
+    parser.add_argument(
+        "--json",
+        type=Path,
+        metavar="FILE",
+        help="also write the results to FILE as JSON",
     )
     args = parser.parse_args(argv)
 
@@ -202,6 +210,29 @@ def main(argv=None) -> int:
             f"{cpu_seconds / device_seconds:.2f}x as fast as the CPU "
             f"({cpu_seconds:.1f} s vs {device_seconds:.1f} s for "
             f"{args.epochs} epochs)"
+        )
+    if args.json:  # machine-readable, e.g. for a chart
+        runs = [
+            {
+                "device": str(each),
+                "seconds_per_epoch": seconds,
+                "total_seconds": sum(seconds),
+                "test_accuracy": accuracy,
+            }
+            for each, (seconds, accuracy) in zip(devices, results)
+        ]
+        report = {
+            "benchmark": "devices",
+            "dataset": args.dataset,
+            "train_images": len(data[0]),
+            "epochs": args.epochs,
+            "batch_size": args.batch_size,
+            "torch": torch.__version__,
+            "cpu_threads": torch.get_num_threads(),
+            "runs": runs,
+        }
+        args.json.write_text(
+            json.dumps(report, indent=2) + "\n", encoding="utf-8"
         )
     return 0
 

@@ -15,7 +15,7 @@ import pytest
 
 from guide_harness import DOCS, ROOT, SNIPPETS, TESTS, load_snippet
 
-SCRIPT_FOLDERS = (SNIPPETS, TESTS / "tools", DOCS / "hooks", ROOT / ".github")
+SCRIPT_FOLDERS = (SNIPPETS, TESTS / "tools", TESTS / "browser", DOCS / "hooks", ROOT / ".github")
 VALIDATORS = {"positive_int", "non_negative_int", "positive_float", "add_data_options"}
 DATA_OPTIONS = {"--dataset", "--data-dir", "--download"}
 
