@@ -71,8 +71,8 @@ def transforms_loader(
         )
     # Worker processes use spawn on Windows: only safe under `if __name__ ==
     # "__main__":`. persistent_workers: start them once (in the warm-up) and
-    # reuse them, so that their start-up, slow under spawn, is not counted in
-    # a timed epoch.
+    # reuse them, so that their start-up, slow under spawn, is not counted
+    # in a timed epoch.
     return DataLoader(
         dataset,
         batch_size=batch_size,

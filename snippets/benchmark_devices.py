@@ -25,8 +25,8 @@ from train_mnist import evaluate, synchronize, train_one_epoch
 def timed_run(device, data, epochs, batch_size, lr, seed, warmup_steps):
     """Train on ``device``; return (seconds per epoch, final test accuracy).
 
-    ``data`` is (train_images, train_labels, test_images, test_labels) on the
-    CPU.
+    ``data`` is (train_images, train_labels, test_images, test_labels) on
+    the CPU.
     """
     train_images, train_labels, test_images, test_labels = (
         tensor.to(device) for tensor in data
@@ -49,7 +49,8 @@ def timed_run(device, data, epochs, batch_size, lr, seed, warmup_steps):
     synchronize(device, warm_model)
 
     torch.manual_seed(seed)  # the same initial weights on every device
-    model = LeNet().to(device)  # on the device before the optimizer is built
+    # on the device before the optimizer is built
+    model = LeNet().to(device)
     optimizer = torch.optim.Adam(model.parameters(), lr=lr)
     seconds = []
     for epoch in range(1, epochs + 1):
@@ -190,7 +191,9 @@ def main(argv=None) -> int:
     for epoch in range(args.epochs):
         print(
             f"{epoch + 1:>5}  "
-            + "  ".join(f"{seconds[epoch]:>20.2f}" for seconds, _ in results)
+            + "  ".join(
+                f"{seconds[epoch]:>20.2f}" for seconds, _ in results
+            )
         )
     print(
         "total  "

@@ -48,8 +48,8 @@ def _parse(request: str) -> tuple[str, int | None]:
 
 
 def _xpu_count() -> int:
-    """Intel GPUs that this torch can use (0 unless it is PyTorch's XPU build
-    and a driver answers).
+    """Intel GPUs that this torch can use (0 unless it is PyTorch's XPU
+    build and a driver answers).
     """
     xpu = getattr(torch, "xpu", None)  # torch.xpu exists from torch 2.4 on
     return (
@@ -93,7 +93,8 @@ def _explicit(request: str) -> tuple[torch.device, str]:
         count = _xpu_count()
         if not 0 <= index < count:
             raise DeviceChoiceError(
-                f"Intel XPU {index} was requested but {count} XPU device(s) "
+                f"Intel XPU {index} was requested but {count} XPU "
+                "device(s) "
                 "are visible to torch "
                 f"{torch.__version__}: it needs PyTorch's XPU build and "
                 "Intel's GPU driver"
@@ -111,7 +112,8 @@ def _explicit(request: str) -> tuple[torch.device, str]:
         )
     return (
         torch.device("cuda", index),
-        f"{gpu_backend()} GPU {index}: {torch.cuda.get_device_name(index)}, "
+        f"{gpu_backend()} GPU {index}: "
+        f"{torch.cuda.get_device_name(index)}, "
         "as requested",
     )
 

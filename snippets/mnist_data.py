@@ -1,5 +1,5 @@
-"""Load MNIST or Fashion-MNIST once, as normalised float32 tensors, and serve
-shuffled batches.
+"""Load MNIST or Fashion-MNIST once, as normalised float32 tensors, and
+serve shuffled batches.
 
 Run it to check that the data is where the training script will look:
 
@@ -53,9 +53,9 @@ def _download(name: str, data_dir: Path) -> None:
     """Fetch the missing files into <data-dir>/<folder>/raw, trying
     torchvision's mirrors in turn.
 
-    torchvision's download=True does the same, but its error spans many lines
-    (or prints the cause elsewhere): this one raises DatasetError with the
-    folder and the first cause, in one line.
+    torchvision's download=True does the same, but its error spans many
+    lines (or prints the cause elsewhere): this one raises DatasetError with
+    the folder and the first cause, in one line.
     """
     dataset_class = DATASETS[name]
     raw = data_dir / dataset_class.__name__ / "raw"
@@ -78,7 +78,8 @@ def _download(name: str, data_dir: Path) -> None:
                     error.reason if isinstance(error, URLError) else error
                 )
                 first_cause = (
-                    first_cause or f"{mirror}{filename}: {_one_line(reason)}"
+                    first_cause
+                    or f"{mirror}{filename}: {_one_line(reason)}"
                 )
         else:
             raise DatasetError(
@@ -116,8 +117,8 @@ def _read_split(name: str, data_dir: Path, train: bool, download: bool):
         raise DatasetError(
             f"cannot {what} {name} into {data_dir}: {_one_line(error)}"
         ) from None
-    # .data holds every image as uint8 (N, 28, 28), .targets the labels (N,):
-    # no per-image transform.
+    # .data holds every image as uint8 (N, 28, 28), .targets the labels
+    # (N,): no per-image transform.
     return dataset.data, dataset.targets
 
 
@@ -200,9 +201,9 @@ def batches(
 # --8<-- [end:data]
 
 
-# The command-line contract (docs/contributing/testing.md): every script that
-# loads the data takes the same data options, and a bad value is a usage
-# error (exit 2) that names the option.
+# The command-line contract (docs/contributing/testing.md): every script
+# that loads the data takes the same data options, and a bad value is a
+# usage error (exit 2) that names the option.
 def positive_int(text: str) -> int:
     try:
         value = int(text)

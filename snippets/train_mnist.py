@@ -42,7 +42,9 @@ def train_one_epoch(
     loss_function = nn.CrossEntropyLoss()
     total_batches = (len(images) + batch_size - 1) // batch_size
     # rounded up
-    report_at = {(total_batches * quarter + 3) // 4 for quarter in (1, 2, 3)}
+    report_at = {
+        (total_batches * quarter + 3) // 4 for quarter in (1, 2, 3)
+    }
     loss_sum = torch.zeros((), device=images.device)
     seen = 0
     for number, (batch_images, batch_labels) in enumerate(
@@ -103,8 +105,8 @@ import torch
 
 
 def synchronize(device, model):
-    """Wait until the device has finished the work queued so far, so that the
-    clock reads real time.
+    """Wait until the device has finished the work queued so far, so that
+    the clock reads real time.
 
     GPUs run asynchronously: a training step returns before the GPU has done
     it.
@@ -114,8 +116,8 @@ def synchronize(device, model):
     elif device.type == "xpu":  # Intel GPUs through PyTorch's XPU build
         torch.xpu.synchronize(device)
     elif device.type != "cpu":
-        # torch-directml has no synchronize(): reading a value back (.item())
-        # waits for the queued work.
+        # torch-directml has no synchronize(): reading a value back
+        # (.item()) waits for the queued work.
         next(model.parameters()).sum().item()
 
 
@@ -189,12 +191,12 @@ def save_checkpoint(path: Path, checkpoint: dict) -> None:
 
 
 def load_checkpoint(path: Path) -> dict:
-    """Read a checkpoint written by save_checkpoint, or raise CheckpointError
-    with the reason.
+    """Read a checkpoint written by save_checkpoint, or raise
+    CheckpointError with the reason.
     """
     try:
-        # weights_only=True: only tensors and plain Python values, never code
-        # (torch.load's safe mode).
+        # weights_only=True: only tensors and plain Python values, never
+        # code (torch.load's safe mode).
         checkpoint = torch.load(path, map_location="cpu", weights_only=True)
     # truncated, not a zip, not a torch file, unreadable...
     except Exception as error:
@@ -350,7 +352,8 @@ def train(args: argparse.Namespace) -> int:
     if first_epoch > args.epochs:
         print(
             f"{args.checkpoint} already holds {first_epoch - 1} epochs "
-            f"(test accuracy {history[-1]['accuracy']:.4f}): nothing to do; "
+            f"(test accuracy {history[-1]['accuracy']:.4f}): nothing to "
+            "do; "
             "raise --epochs to train more"
         )
         return 0
@@ -397,7 +400,10 @@ def train(args: argparse.Namespace) -> int:
         train_images.to(device),
         train_labels.to(device),
     )
-    test_images, test_labels = test_images.to(device), test_labels.to(device)
+    test_images, test_labels = (
+        test_images.to(device),
+        test_labels.to(device),
+    )
 
     for epoch in range(first_epoch, args.epochs + 1):
         # The batch order depends only on the seed and the epoch, so a
@@ -450,7 +456,8 @@ def train(args: argparse.Namespace) -> int:
     total = sum(entry["seconds"] for entry in history)
     epochs = f"{args.epochs} epoch" + ("s" if args.epochs != 1 else "")
     print(
-        f"final test accuracy: {history[-1]['accuracy']:.4f} after {epochs} "
+        f"final test accuracy: {history[-1]['accuracy']:.4f} after "
+        f"{epochs} "
         f"({total:.1f} s of training on {device.type})"
     )
     return 0
@@ -465,7 +472,8 @@ def main(argv=None) -> int:
         return 1
     except KeyboardInterrupt:
         print(
-            f"error: interrupted; {args.checkpoint} holds the last finished "
+            f"error: interrupted; {args.checkpoint} holds the last "
+            "finished "
             "epoch: "
             f"run again with --resume to continue",
             file=sys.stderr,

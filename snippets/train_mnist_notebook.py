@@ -62,7 +62,8 @@ def train_in_notebook(
     """Train LeNet on the chosen device; print the test accuracy after each
     epoch.
 
-    Returns the trained model and the list of test accuracies, one per epoch.
+    Returns the trained model and the list of test accuracies, one per
+    epoch.
     """
     device, reason = choose_device()
     print(f"device: {device}  ({reason})")
@@ -75,7 +76,10 @@ def train_in_notebook(
         train_images.to(device),
         train_labels.to(device),
     )
-    test_images, test_labels = test_images.to(device), test_labels.to(device)
+    test_images, test_labels = (
+        test_images.to(device),
+        test_labels.to(device),
+    )
 
     torch.manual_seed(seed)
     # The model moves before the optimizer is built, so the optimizer holds

@@ -45,8 +45,8 @@ def check_python(
 
 
 def import_directml():
-    """Import torch_directml, turning each way it can fail into an actionable
-    message.
+    """Import torch_directml, turning each way it can fail into an
+    actionable message.
     """
     try:
         import torch_directml
@@ -67,7 +67,8 @@ def import_directml():
             else type(error).__name__
         )
         raise VerificationError(
-            f"torch-directml is installed but does not load ({first_line}): "
+            "torch-directml is installed but does not load "
+            f"({first_line}): "
             "run  python -m pip install --force-reinstall torch-directml  "
             "then  python -m pip check"
         ) from None
@@ -113,7 +114,8 @@ def verify(device, tolerance: float = 1e-3) -> None:
     print(f"  largest difference from the CPU result: {error:.2e}")
     if not error <= tolerance:
         raise VerificationError(
-            f"{device} computed a wrong result (off by {error:.2e}): update "
+            f"{device} computed a wrong result (off by {error:.2e}): "
+            "update "
             "your GPU driver"
         )
 
@@ -129,11 +131,14 @@ def verify_directml(adapter: int | None) -> str:
         )
     print("DirectML adapters:")
     for index, name, float64 in adapters:
-        print(f"  [{index}] {name}  (float64: {'yes' if float64 else 'no'})")
+        print(
+            f"  [{index}] {name}  (float64: {'yes' if float64 else 'no'})"
+        )
     index = dml.default_device() if adapter is None else adapter
     if not 0 <= index < len(adapters):
         raise VerificationError(
-            f"there is no adapter {index}: choose one of the indexes listed "
+            f"there is no adapter {index}: choose one of the indexes "
+            "listed "
             "above"
         )
     device = dml.device(index)

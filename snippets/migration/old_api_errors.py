@@ -2,8 +2,8 @@
 these are the errors.
 
 The 2021 package was a fork of torch 1.8 with a "dml" device type and a
-torch.dml module. torch-directml is a plug-in for the official torch instead:
-its device type is "privateuseone" and its functions live in the
+torch.dml module. torch-directml is a plug-in for the official torch
+instead: its device type is "privateuseone" and its functions live in the
 torch_directml module. Running old code therefore fails with:
 
     python old_api_errors.py

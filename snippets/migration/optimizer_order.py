@@ -6,8 +6,8 @@ their data in place) only when the old and the new tensor have "compatible
 shallow-copy types"; c10/core/TensorImpl.h grants that to dense CPU, CUDA,
 MPS, HIP, XPU and HPU tensors. DirectML's device type, privateuseone, is not
 among them, so model.to(dml) puts NEW Parameter objects into the model. An
-optimizer built before still holds the old CPU ones: optimizer.step() updates
-tensors the model no longer uses.
+optimizer built before still holds the old CPU ones: optimizer.step()
+updates tensors the model no longer uses.
 
 This script shows it on your DirectML GPU, or, without one, on PyTorch's
 "meta" device, which is not in that list either and so takes the same path.
@@ -69,14 +69,16 @@ def train_step(
 
 
 def directml_device() -> torch.device | None:
-    """torch_directml.device() if torch-directml is installed and sees a GPU,
-    else None.
+    """torch_directml.device() if torch-directml is installed and sees a
+    GPU, else None.
     """
     try:
         import torch_directml
     except ImportError:
         return None
-    return torch_directml.device() if torch_directml.is_available() else None
+    return (
+        torch_directml.device() if torch_directml.is_available() else None
+    )
 
 
 def main() -> int:
@@ -85,7 +87,8 @@ def main() -> int:
     if not on_directml:
         device = torch.device("meta")
         print(
-            "torch-directml is not available: showing the same mechanism on "
+            "torch-directml is not available: showing the same mechanism "
+            "on "
             "the 'meta' device"
         )
     print(f"torch {torch.__version__}, device {device}")

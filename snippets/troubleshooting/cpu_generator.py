@@ -17,8 +17,8 @@ from torch.utils.data import DataLoader, TensorDataset, random_split
 
 
 def seeded_generator(seed: int) -> torch.Generator:
-    """A CPU generator: reproducible, and accepted on every machine (DirectML
-    has none of its own).
+    """A CPU generator: reproducible, and accepted on every machine
+    (DirectML has none of its own).
     """
     return torch.Generator().manual_seed(seed)
 
@@ -26,8 +26,8 @@ def seeded_generator(seed: int) -> torch.Generator:
 def random_on(
     device: torch.device, shape: tuple[int, ...], generator: torch.Generator
 ) -> torch.Tensor:
-    """Normal random numbers drawn on the CPU with ``generator``, then copied
-    to ``device``.
+    """Normal random numbers drawn on the CPU with ``generator``, then
+    copied to ``device``.
     """
     return torch.randn(shape, generator=generator).to(device)
 
@@ -36,7 +36,7 @@ def random_on(
 
 
 def load_directml():
-    """Return torch_directml if it is installed and sees a GPU, else None."""
+    """torch_directml if it is installed and sees a GPU, else None."""
     try:
         import torch_directml
     except ImportError:

@@ -1,5 +1,5 @@
-"""ELU built from operations DirectML runs itself, so the CPU fallback cannot
-break what follows.
+"""ELU built from operations DirectML runs itself, so the CPU fallback
+cannot break what follows.
 
 torch-directml 0.2.5 registers no DirectML kernel for aten::elu (its native
 library has exp.out, clamp_max.out and relu, but no elu), so ELU falls back

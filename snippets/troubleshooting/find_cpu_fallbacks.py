@@ -1,13 +1,13 @@
-"""Find which operators of your training step fall back from DirectML to
-the CPU.
+"""Find which operators of your training step fall back from DirectML to the
+CPU.
 
 torch-directml runs an operator it does not implement on the CPU and warns:
 "UserWarning: The operator 'aten::X' is not currently supported on the DML
 backend and will fall back to run on the CPU. This may have performance
 implications." It reports this through PyTorch's TORCH_WARN_ONCE, so by
 default only the FIRST such operator of the whole run is shown.
-torch.set_warn_always(True) makes every one of them warn; this script records
-those warnings and lists the operators.
+torch.set_warn_always(True) makes every one of them warn; this script
+records those warnings and lists the operators.
 
     python find_cpu_fallbacks.py           # operators that fall back
     python find_cpu_fallbacks.py --strict  # stop at the first fallback
@@ -62,7 +62,7 @@ def fail_on_cpu_fallback() -> None:
 
 
 def load_directml():
-    """Return torch_directml if it is installed and sees a GPU, else None."""
+    """torch_directml if it is installed and sees a GPU, else None."""
     try:
         import torch_directml
     except ImportError:
@@ -124,7 +124,9 @@ def main(argv: list[str] | None = None) -> int:
         try:
             step()
         except UserWarning as fallback:
-            print(f"error: {str(fallback).splitlines()[0]}", file=sys.stderr)
+            print(
+                f"error: {str(fallback).splitlines()[0]}", file=sys.stderr
+            )
             return 1
         print("no operator fell back to the CPU")
         return 0

@@ -2,8 +2,8 @@
 (Double).
 
 NumPy creates float64 arrays by default and torch.from_numpy() keeps that
-dtype, so data that comes from NumPy (or pandas, or scikit-learn) reaches the
-GPU as float64 and fails with "The GPU device does not support Double
+dtype, so data that comes from NumPy (or pandas, or scikit-learn) reaches
+the GPU as float64 and fails with "The GPU device does not support Double
 (Float64) operations!". Convert it on the CPU first.
 
     python float32_data.py
@@ -31,7 +31,7 @@ def to_float32_tensor(array) -> torch.Tensor:
 
 
 def load_directml():
-    """Return torch_directml if it is installed and sees a GPU, else None."""
+    """torch_directml if it is installed and sees a GPU, else None."""
     try:
         import torch_directml
     except ImportError:
@@ -48,7 +48,8 @@ def main() -> int:
     if dml is None:
         device = torch.device("cpu")
         print(
-            "torch-directml is not available: showing the conversion on the "
+            "torch-directml is not available: showing the conversion on "
+            "the "
             "CPU"
         )
     else:

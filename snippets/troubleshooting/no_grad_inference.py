@@ -20,7 +20,8 @@ def predict(model: nn.Module, inputs: torch.Tensor) -> torch.Tensor:
     the CPU.
     """
     model.eval()  # dropout off, batch norm uses its running statistics
-    with torch.no_grad():  # not torch.inference_mode(): it fails on DirectML
+    # not torch.inference_mode(): it fails on DirectML
+    with torch.no_grad():
         logits = model(inputs)
     return logits.argmax(dim=1).cpu()
 
@@ -29,7 +30,7 @@ def predict(model: nn.Module, inputs: torch.Tensor) -> torch.Tensor:
 
 
 def load_directml():
-    """Return torch_directml if it is installed and sees a GPU, else None."""
+    """torch_directml if it is installed and sees a GPU, else None."""
     try:
         import torch_directml
     except ImportError:
@@ -57,7 +58,9 @@ def main() -> int:
     assert torch.equal(actual, expected), (
         f"{device} predicted {actual.tolist()}, the CPU {expected.tolist()}"
     )
-    print(f"predictions on {device}: {actual.tolist()} (same as on the CPU)")
+    print(
+        f"predictions on {device}: {actual.tolist()} (same as on the CPU)"
+    )
     return 0
 
 

@@ -1,13 +1,13 @@
 """Pick the dedicated GPU when DirectML also sees an integrated one.
 
-torch_directml.device() uses DirectML's default adapter, which on laptops and
-on desktops with a CPU that has graphics can be the integrated GPU. This
+torch_directml.device() uses DirectML's default adapter, which on laptops
+and on desktops with a CPU that has graphics can be the integrated GPU. This
 picks by adapter name instead:
 
 1. an adapter whose name marks a dedicated GPU (Radeon RX/Pro/VII,
    Arc A/B-series, NVIDIA);
-2. else one whose name marks nothing known;
-3. else an integrated one (Intel UHD/Iris/HD Graphics, Arc Graphics,
+2. else one whose name marks nothing known; 3. else an integrated one (Intel
+UHD/Iris/HD Graphics, Arc Graphics,
    Arc 140V; AMD names that end in "Graphics": "Radeon(TM) Graphics",
    "Radeon 780M Graphics", "Radeon(TM) RX Vega 11 Graphics").
 The integrated patterns are checked first: some AMD APUs call their
@@ -52,8 +52,8 @@ class AdapterChoiceError(ValueError):
 
 
 def adapter_kind(name: str) -> str:
-    """'dedicated', 'integrated' or 'unknown', judged from the adapter's name
-    alone.
+    """'dedicated', 'integrated' or 'unknown', judged from the adapter's
+    name alone.
     """
     if INTEGRATED.search(name):
         return "integrated"
@@ -88,7 +88,7 @@ EXAMPLE_ADAPTERS = ["Intel(R) UHD Graphics 770", "AMD Radeon RX 6700 XT"]
 
 
 def load_directml():
-    """Return torch_directml if it is installed and sees a GPU, else None."""
+    """torch_directml if it is installed and sees a GPU, else None."""
     try:
         import torch_directml
     except ImportError:

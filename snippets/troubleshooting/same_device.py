@@ -20,8 +20,8 @@ from torch import nn
 def tensors_off_device(
     model: nn.Module, inputs: dict[str, torch.Tensor], device: torch.device
 ) -> list[str]:
-    """Names of the model's parameters and buffers and of the inputs that are
-    not on ``device``.
+    """Names of the model's parameters and buffers and of the inputs that
+    are not on ``device``.
     """
     wrong = []
     named = [
@@ -41,14 +41,16 @@ def tensors_off_device(
 
 
 def directml_device() -> torch.device | None:
-    """torch_directml.device() if torch-directml is installed and sees a GPU,
-    else None.
+    """torch_directml.device() if torch-directml is installed and sees a
+    GPU, else None.
     """
     try:
         import torch_directml
     except ImportError:
         return None
-    return torch_directml.device() if torch_directml.is_available() else None
+    return (
+        torch_directml.device() if torch_directml.is_available() else None
+    )
 
 
 def main() -> int:
