@@ -204,40 +204,30 @@ def batches(
 # The command-line contract (docs/contributing/testing.md): every script
 # that loads the data takes the same data options, and a bad value is a
 # usage error (exit 2) that names the option.
-def positive_int(text: str) -> int:
+def _number(text: str, kind, allowed, rule: str):
+    """``text`` as ``kind`` (int or float) if ``allowed(value)``."""
     try:
-        value = int(text)
+        value = kind(text)
     except ValueError:
+        what = "a whole number" if kind is int else "a number"
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not a whole number"
+            f"{text!r} is not {what}"
         ) from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text} must be 1 or more")
+    if not allowed(value):
+        raise argparse.ArgumentTypeError(f"{text} must be {rule}")
     return value
+
+
+def positive_int(text: str) -> int:
+    return _number(text, int, lambda value: value >= 1, "1 or more")
 
 
 def non_negative_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not a whole number"
-        ) from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text} must be 0 or more")
-    return value
+    return _number(text, int, lambda value: value >= 0, "0 or more")
 
 
 def positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not a number"
-        ) from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"{text} must be more than 0")
-    return value
+    return _number(text, float, lambda value: value > 0, "more than 0")
 
 
 def add_data_options(
