@@ -82,7 +82,27 @@ def snippets_config() -> dict:
 
 
 def pages() -> list[Path]:
+    """Every page of both editions: docs/PAGE.md (English) and docs/PAGE.zh.md (Chinese)."""
     return sorted(p for p in DOCS.rglob("*.md") if "hooks" not in p.relative_to(DOCS).parts)
+
+
+# The Chinese edition: docs/PAGE.zh.md beside docs/PAGE.md (mkdocs-static-i18n, suffix layout, mkdocs.yml).
+TRANSLATIONS = ("zh",)
+
+
+def language_of(page: Path) -> str:
+    """'zh' for docs/setup.zh.md or train-mnist-notebook.zh.ipynb, 'en' for an untranslated name."""
+    parts = page.name.split(".")
+    return parts[-2] if len(parts) > 2 and parts[-2] in TRANSLATIONS else "en"
+
+
+def english_pages() -> list[Path]:
+    return [p for p in pages() if language_of(p) == "en"]
+
+
+def translation_of(page: Path, language: str) -> Path:
+    """docs/setup.md -> docs/setup.zh.md (the file need not exist)."""
+    return page.with_name(f"{page.name.removesuffix(page.suffix)}.{language}{page.suffix}")
 
 
 def page_source(page: Path) -> str:
@@ -130,7 +150,7 @@ def _options_before(lines: list[str], fence_line: int) -> dict[str, str]:
 
 def site_blocks(page: Path) -> list[SiteBlock]:
     """Every Python block of ``page``, expanded, with the source line of its fence."""
-    name = page.relative_to(DOCS).as_posix()
+    name = page.relative_to(DOCS).as_posix() if page.is_relative_to(DOCS) else page.name  # a test's scratch copy
     source = page_source(page)
     source_blocks, source_fences = _python_blocks(source, name)
     expanded_blocks, expanded_fences = _python_blocks(expand(source), f"{name} (expanded)")
@@ -169,7 +189,9 @@ def site_blocks(page: Path) -> list[SiteBlock]:
 
 
 def all_site_blocks() -> list[SiteBlock]:
-    return [block for page in pages() for block in site_blocks(page)]
+    """The Python blocks of the English pages. A translated page's blocks are not run a second time:
+    tests/test_i18n.py proves them identical to its English page's blocks (code, arguments, marks)."""
+    return [block for page in english_pages() for block in site_blocks(page)]
 
 
 def included_files(text: str) -> set[Path]:
