@@ -50,6 +50,7 @@ TRANSLATED_BLOCK = re.compile(r"^\s*<!--\s*i18n:\s*translated\s*-->\s*$")
 TAB = re.compile(r'^[ \t]*===\+? "([^"]+)"', re.M)
 FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)$")
 URL = re.compile(r"https?://\S+")
+LINK_URL = re.compile(r"\]\((https?://[^)\s]+)\)")  # the address of a Markdown link
 # Words that stay English in Chinese text: names of products, tools, formats and people.
 PROPER_NAMES = set(
     """
@@ -313,7 +314,7 @@ def test_chinese_notebook_has_the_english_code_cells_and_chinese_prose():
             assert CJK.search(cell.source), f"a notebook cell without Chinese: {cell.source[:120]!r}"
     en_source, zh_source = builder.SOURCE.read_text(encoding="utf-8"), builder.TRANSLATED["zh"][0].read_text(encoding="utf-8")
     assert includes(en_source) == includes(zh_source)
-    assert sorted(set(URL.findall(en_source))) == sorted(set(URL.findall(zh_source)))
+    assert sorted(set(LINK_URL.findall(en_source))) == sorted(set(LINK_URL.findall(zh_source)))
 
 
 # ------------------------------------------------------------------------------------------- the build
