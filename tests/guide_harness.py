@@ -206,6 +206,10 @@ def included_files(text: str) -> set[Path]:
     return found
 
 
+# What readers' consoles can show for certain (GBK, cp1252): ASCII. Snippets run with it (run_snippet, site blocks).
+ASCII_CONSOLE = "ascii"
+
+
 def clean_env(**extra: str) -> dict[str, str]:
     """The environment a reader's fresh terminal would have: no device override from the caller."""
     env = {k: v for k, v in os.environ.items() if k not in {"TORCH_DEVICE", "PYTHONPATH"}}
@@ -226,7 +230,11 @@ def run_python(args: list[str], cwd: Path, timeout: float = 600, **env: str) -> 
 
 
 def run_snippet(relative: str, *args: str, cwd: Path, timeout: float = 600, **env: str) -> subprocess.CompletedProcess:
-    """Run snippets/<relative> as a reader runs it in PyCharm: a script, from its own folder's imports."""
+    """Run snippets/<relative> as a reader runs it in PyCharm: a script, from its own folder's imports.
+
+    Its stdout and stderr are ASCII-only (PYTHONIOENCODING=ascii): anything a GBK or cp1252 console
+    could not show fails here with UnicodeEncodeError (tests/test_ascii_output.py)."""
+    env.setdefault("PYTHONIOENCODING", ASCII_CONSOLE)
     return run_python([str(SNIPPETS / relative), *args], cwd=cwd, timeout=timeout, **env)
 
 
