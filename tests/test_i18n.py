@@ -127,7 +127,7 @@ class _Structure(HTMLParser):
             self._table.append(0)
         if tag in {"td", "th"} and self._table:
             self._table[-1] += 1
-        if tag == "a" and "headerlink" not in classes and attrs.get("href"):
+        if tag == "a" and "headerlink" not in classes and attrs.get("href") and not self._code:
             self.links.append(attrs["href"])
         if tag in {"code", "pre"}:
             self._code += 1
@@ -150,9 +150,12 @@ class _Structure(HTMLParser):
             self._blocks[-1].append(data)
 
 
+FILENAME = re.compile(r'<span class="filename">[^<]*</span>')  # a code block's title: a file name, not prose
+
+
 def structure(page: Path) -> _Structure:
     parser = _Structure()
-    parser.feed(_markdown().convert(page_source(page)))
+    parser.feed(FILENAME.sub("", _markdown().convert(page_source(page))))
     return parser
 
 
