@@ -448,11 +448,12 @@ class SearchIndex:
         return [location for _, location in sorted(hits, key=lambda h: -h[0])]
 
 
+# Each query and the sections that answer it (any of them among the first five hits).
 QUERIES = {
-    "检查点": "zh/mnist-training/#4-checkpoints-that-survive-a-crash",
-    "显存": "zh/troubleshooting/#out-of-gpu-memory",
-    "适配器": "zh/troubleshooting/#directml-uses-the-integrated-gpu",
-    "设备已移除": "zh/troubleshooting/#the-device-was-removed",
+    "检查点": {"zh/mnist-training/#4-checkpoints-that-survive-a-crash"},
+    "显存": {"zh/troubleshooting/#out-of-gpu-memory", "zh/troubleshooting/#memory-use-only-grows"},
+    "适配器": {"zh/glossary/#adapter", "zh/troubleshooting/#directml-uses-the-integrated-gpu"},
+    "设备已移除": {"zh/troubleshooting/#the-device-was-removed"},
 }
 
 
@@ -471,4 +472,4 @@ def test_chinese_text_is_segmented_in_the_index(search_index):
 @pytest.mark.parametrize("query", QUERIES)
 def test_chinese_search_finds_the_right_section(search_index, query):
     results = search_index.search(query)
-    assert QUERIES[query] in results[:5], f"{query}: {results[:5]}"
+    assert QUERIES[query] & set(results[:5]), f"{query}: {results[:5]}"
