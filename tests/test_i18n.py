@@ -154,8 +154,11 @@ FILENAME = re.compile(r'<span class="filename">[^<]*</span>')  # a code block's 
 
 
 def structure(page: Path) -> _Structure:
+    from mkdocs.utils.meta import get_data
+
+    body, _front_matter = get_data(page_source(page))  # MkDocs takes the YAML front matter off first
     parser = _Structure()
-    parser.feed(FILENAME.sub("", _markdown().convert(page_source(page))))
+    parser.feed(FILENAME.sub("", _markdown().convert(body)))
     return parser
 
 
