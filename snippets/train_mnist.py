@@ -121,7 +121,14 @@ def save_checkpoint(path: Path, checkpoint: dict) -> None:
         torch.save(to_cpu(checkpoint), file)
         file.flush()
         os.fsync(file.fileno())  # on the disk before the rename, even if the power goes
-    os.replace(temporary, path)
+    try:
+        os.replace(temporary, path)
+    except PermissionError:
+        # Windows refuses to replace a file that another program holds open (a virus scan, a viewer).
+        temporary.unlink(missing_ok=True)
+        raise CheckpointError(f"cannot replace {path}: another program has it open; close that program "
+                              f"(or pass another --checkpoint) and run again with --resume; "
+                              f"{path} still holds the previous epoch") from None
 
 
 def load_checkpoint(path: Path) -> dict:

@@ -37,6 +37,24 @@ def directml_status() -> tuple[bool, str]:
     return True, f"{count} DirectML adapter(s)"
 
 
+def directml_adapters() -> list[str]:
+    """The adapter names torch-directml reports, in its order; empty without torch-directml."""
+    try:
+        import torch_directml
+    except Exception:
+        return []
+    return [torch_directml.device_name(i) for i in range(torch_directml.device_count())]
+
+
+def pytest_report_header(config) -> list[str]:
+    # What torch-directml sees, at the top of every run (on a hosted runner: a software adapter, or none).
+    usable, why = directml_status()
+    lines = [f"torch-directml: {why}"]
+    if usable:
+        lines += [f"  [{i}] {name}" for i, name in enumerate(directml_adapters())]
+    return lines
+
+
 def pytest_runtest_setup(item: pytest.Item) -> None:
     if item.get_closest_marker("directml") is None:
         return
@@ -101,6 +119,31 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
         )
         for report in site["skipped"]:
             terminalreporter.write_line(f"  skipped {report.nodeid.split('[', 1)[-1].rstrip(']')}: {_reason(report)}")
+    shell = {
+        outcome: [r for r in stats.get(outcome, []) if "test_site_shell_blocks.py::test_site_shell_block_runs" in r.nodeid]
+        for outcome in ("passed", "failed", "error", "skipped")
+    }
+    if any(shell.values()):
+        manual: dict[str, list[str]] = {}
+        skipped: dict[str, list[str]] = {}
+        for report in shell["skipped"]:
+            where, _, shell_name = report.nodeid.split("[", 1)[-1].rstrip("]").rpartition(":")
+            reason = _reason(report)
+            if reason.startswith("manual: "):
+                manual.setdefault(f"{where} ({reason.removeprefix('manual: ')})", []).append(shell_name)
+            else:
+                skipped.setdefault(reason, []).append(f"{where}:{shell_name}")
+        ran = len(shell["passed"]) + len(shell["failed"])
+        terminalreporter.write_sep("-", "site shell blocks")
+        terminalreporter.write_line(
+            f"{ran} shell block runs ({len(shell['passed'])} passed, {len(shell['failed'])} failed), "
+            f"{len(manual)} blocks not run unattended (marked manual on their page), "
+            f"{sum(map(len, skipped.values()))} runs skipped, {len(shell['error'])} errors"
+        )
+        for block, shells in manual.items():
+            terminalreporter.write_line(f"  manual {block.replace(' (', f' [{chr(44).join(shells)}] (', 1)}")
+        for reason, runs in skipped.items():
+            terminalreporter.write_line(f"  skipped {len(runs)}: {reason}")
     if _directml_skips or _directml_passed or REQUIRE_DIRECTML:
         terminalreporter.write_sep("-", "DirectML")
         line = f"{len(_directml_passed)} DirectML tests passed, {len(_directml_skips)} skipped"

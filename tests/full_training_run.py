@@ -23,7 +23,8 @@ from pathlib import Path
 import torch
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCE = Path("/usr/share/datasets/fashion-mnist")
+# Debian's dataset-fashion-mnist, or any folder of the same *-ubyte.gz files (tests/fetch_fashion_mnist.py DIR).
+SOURCE = Path(os.environ.get("FASHION_MNIST_DIR", "/usr/share/datasets/fashion-mnist"))
 FILES = ("train-images-idx3-ubyte", "train-labels-idx1-ubyte", "t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte")
 
 

@@ -66,9 +66,16 @@ def _load_hook():
 pins_hook = _load_hook()
 
 
+def load_mkdocs_yml(text: str) -> dict:
+    """mkdocs.yml as MkDocs reads it: safe YAML plus its ``!ENV`` tag (site_url and friends)."""
+    from mkdocs.utils.yaml import get_yaml_loader
+
+    return yaml.load(text, Loader=get_yaml_loader(yaml.SafeLoader))
+
+
 @cache
 def mkdocs_config() -> dict:
-    return yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    return load_mkdocs_yml((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
 
 
 def snippets_config() -> dict:
@@ -192,6 +199,129 @@ def all_site_blocks() -> list[SiteBlock]:
     """The Python blocks of the English pages. A translated page's blocks are not run a second time:
     tests/test_i18n.py proves them identical to its English page's blocks (code, arguments, marks)."""
     return [block for page in english_pages() for block in site_blocks(page)]
+
+
+# --- shell blocks: PowerShell and cmd commands a reader types --------------------------------------------
+
+# Fence label -> the shell family that runs it (PowerShell blocks run in pwsh and powershell, cmd in cmd).
+SHELL_LANGUAGES = {"powershell": "powershell", "pwsh": "powershell", "ps1": "powershell", "bat": "cmd", "cmd": "cmd"}
+# Labels of other shells: a page for Windows readers labels its commands powershell or bat (or text).
+OTHER_SHELL_LANGUAGES = {"sh", "bash", "zsh", "shell", "console", "shell-session", "ps", "posh", "batch", "doscon"}
+ANY_FENCE = re.compile(r"^([ \t]*)(`{3,}|~{3,})[ \t]*\{?\.?([\w+-]*)[^\n]*\n(.*?)^\1\2[ \t]*$", re.M | re.S)
+# <!-- site-block: ... --> keys a shell block may carry:
+#   manual="why"   it cannot run unattended (an installer, conda init, a GUI step, an admin change): not run,
+#                  and listed with its reason at the end of every run;
+#   env=venv       run with a fresh .venv in the scratch folder, activated (PATH), not the suite's environment;
+#   directml=yes   needs a DirectML adapter (the `directml` marker: skipped without one, required on the GPU runner);
+#   requires=TOOL  needs TOOL on PATH (e.g. uv); skipped, with that reason, where it is missing.
+SHELL_OPTIONS = {"manual", "env", "directml", "requires"}
+
+
+@dataclass
+class ShellBlock:
+    page: str  # relative to docs/
+    line: int  # line of the opening fence in the page's source
+    language: str  # the fence's label: powershell, pwsh, ps1, bat or cmd
+    code: str  # after {{ pin.X }} and snippet expansion, de-indented
+    manual: str | None = None
+    env: str = "project"
+    directml: bool = False
+    requires: list[str] = field(default_factory=list)
+
+    @property
+    def shell(self) -> str:
+        return SHELL_LANGUAGES[self.language]
+
+    @property
+    def test_id(self) -> str:
+        return f"{self.page}:{self.line}"
+
+
+def _fences(text: str) -> list[tuple[int, str, str]]:
+    """(line of the opening fence, label, de-indented body) for every fenced block of ``text``."""
+    found = []
+    for match in ANY_FENCE.finditer(text):
+        indent, label, body = match.group(1), match.group(3).lower(), match.group(4)
+        lines = [line[len(indent):] if line.startswith(indent) else line.lstrip() for line in body.splitlines()]
+        found.append((text.count("\n", 0, match.start()) + 1, label, "\n".join(lines).strip("\n")))
+    return found
+
+
+def shell_blocks_of(name: str, source: str) -> list[ShellBlock]:
+    """The shell blocks of a page's source (after the pins hook), with their site-block options."""
+    source_fences = [f for f in _fences(source) if f[1] in SHELL_LANGUAGES or f[1] in OTHER_SHELL_LANGUAGES]
+    expanded_fences = [f for f in _fences(expand(source)) if f[1] in SHELL_LANGUAGES or f[1] in OTHER_SHELL_LANGUAGES]
+    if [f[1] for f in source_fences] != [f[1] for f in expanded_fences]:
+        raise HarnessError(f"{name}: an included file adds or removes shell blocks")
+    lines = source.splitlines()
+    blocks = []
+    for (line, label, _), (_, _, code) in zip(source_fences, expanded_fences):
+        where = f"{name}:{line}"
+        if label in OTHER_SHELL_LANGUAGES:
+            raise HarnessError(f"{where}: a ```{label} block on a page for Windows readers: "
+                               f"label it powershell or bat (they run on Windows), or text")
+        options = _options_before(lines, line)
+        unknown = set(options) - SHELL_OPTIONS
+        if unknown:
+            raise HarnessError(f"{where}: unknown site-block option {sorted(unknown)} for a shell block "
+                               f"(allowed: {sorted(SHELL_OPTIONS)})")
+        if "manual" in options and not options["manual"].strip():
+            raise HarnessError(f'{where}: manual="..." needs the reason the block cannot run unattended')
+        if options.get("env", "project") not in {"project", "venv"}:
+            raise HarnessError(f"{where}: env must be venv (or left out), not {options['env']!r}")
+        if options.get("directml", "yes") != "yes":
+            raise HarnessError(f"{where}: directml=yes or nothing, not {options['directml']!r}")
+        if not code.strip():
+            raise HarnessError(f"{where}: an empty {label} block")
+        blocks.append(ShellBlock(
+            page=name, line=line, language=label, code=code, manual=options.get("manual"),
+            env=options.get("env", "project"), directml="directml" in options,
+            requires=options.get("requires", "").split(),
+        ))
+    return blocks
+
+
+def shell_blocks(page: Path) -> list[ShellBlock]:
+    return shell_blocks_of(page.relative_to(DOCS).as_posix(), page_source(page))
+
+
+def all_shell_blocks() -> list[ShellBlock]:
+    return [block for page in pages() for block in shell_blocks(page)]
+
+
+def _commands(code: str, comment: str) -> list[str]:
+    return [line for line in code.splitlines() if line.strip() and not line.strip().lower().startswith(comment)]
+
+
+def powershell_script(block: ShellBlock) -> str:
+    """The block as a .ps1 file: its lines unchanged, each followed by a stop if it failed."""
+    out = []
+    for line in block.code.splitlines():
+        out.append(line)
+        if line in _commands(block.code, "#"):
+            out.append("if (-not $?) { exit 1 }")
+    out.append("exit 0")
+    return "\r\n".join(out) + "\r\n"
+
+
+def cmd_script(block: ShellBlock) -> str:
+    """The block as a .cmd file. Typed at a prompt, `x.bat` returns; in a batch file only `call x.bat` does."""
+    out = []
+    for line in block.code.splitlines():
+        commands = _commands(block.code, "rem")
+        if line in commands and re.match(r"^\S+\.(bat|cmd)\b", line.strip(), re.I):
+            line = f"call {line}"
+        out.append(line)
+        if line.removeprefix("call ") in commands:
+            out.append("if errorlevel 1 exit /b %errorlevel%")
+    out.append("exit /b 0")
+    return "\r\n".join(out) + "\r\n"
+
+
+def shell_command(shell: str, script: Path) -> list[str]:
+    if shell == "cmd":
+        return ["cmd", "/d", "/c", str(script)]
+    return [shell, "-NoLogo", "-NoProfile", "-NonInteractive", "-ExecutionPolicy", "Bypass", "-File", str(script)]
 
 
 def included_files(text: str) -> set[Path]:

@@ -61,3 +61,24 @@ def test_required_directml_fails_a_run_without_directml_tests(tmp_path):
     result = run_pytest(tmp_path, require=True, test_source="def test_plain():\n    assert True\n")
     assert result.returncode == 1, result.stdout
     assert "0 DirectML tests passed" in result.stdout and "FAILED: REQUIRE_DIRECTML=1" in result.stdout
+
+
+FAKE_ADAPTERS = textwrap.dedent("""
+    NAMES = ["Microsoft Basic Render Driver", "AMD Radeon RX 6700 XT"]
+    def device_count():
+        return len(NAMES)
+    def device_name(i):
+        return NAMES[i]
+""")
+
+
+def test_every_run_says_what_torch_directml_sees(tmp_path):
+    result = run_pytest(tmp_path, require=False)
+    assert "torch-directml: torch-directml does not import (ModuleNotFoundError" in result.stdout
+    (tmp_path / "fake" / "torch_directml.py").write_text(FAKE_ADAPTERS, encoding="utf-8")
+    env = {"PYTHONPATH": str(tmp_path / "fake")}
+    result = run_python(["-m", "pytest", "-p", "no:cacheprovider", str(tmp_path)], cwd=tmp_path, **env)
+    assert result.returncode == 0, result.stdout[-2000:]
+    lines = result.stdout.splitlines()
+    start = lines.index("torch-directml: 2 DirectML adapter(s)")
+    assert lines[start + 1: start + 3] == ["  [0] Microsoft Basic Render Driver", "  [1] AMD Radeon RX 6700 XT"]

@@ -33,3 +33,113 @@ def test_groups_named_by_the_readme_exist():
     for command in commands("sh") + commands("powershell"):
         for group in re.findall(r"--group (\w+)", command):
             assert group in groups
+
+
+# --- the Windows workflow runs the README's PowerShell commands, read from README.md ----------------------
+
+import socket
+import subprocess
+import sys
+
+import pytest
+import yaml
+
+import readme_commands
+
+WINDOWS = ROOT / ".github" / "workflows" / "windows.yml"
+
+
+def test_the_runner_reads_the_same_commands_as_this_file():
+    found = readme_commands.commands(README)
+    assert [found["serve"]["powershell"], found["test"]["powershell"]] == commands("powershell")
+    assert [found["serve"]["sh"], found["test"]["sh"]] == commands("sh")
+    assert readme_commands.readme_command("test") == commands("powershell")[1]
+
+
+def test_the_windows_workflow_runs_both_readme_commands_in_both_powershells():
+    job = yaml.safe_load(WINDOWS.read_text(encoding="utf-8"))["jobs"]["readme"]
+    runs = [str(step.get("run", "")) for step in job["steps"]]
+    assert set(job["strategy"]["matrix"]["shell"]) == {"pwsh", "powershell"}
+    assert job["env"]["README_SHELL"] == "${{ matrix.shell }}"
+    serve = [i for i, r in enumerate(runs) if "python tests/readme_commands.py serve --shell $env:README_SHELL" in r]
+    test = [i for i, r in enumerate(runs) if "python tests/readme_commands.py run test --shell $env:README_SHELL" in r]
+    assert serve and test and serve[0] < test[0]
+
+
+def test_the_windows_workflow_does_not_retype_the_commands():
+    """Read at run time, never copied: no piece of a README command appears in the workflow."""
+    workflow = WINDOWS.read_text(encoding="utf-8")
+    for command in commands("powershell"):
+        for piece in command.split(";"):
+            piece = piece.strip().removeprefix("if ($?) {").removesuffix("}").strip()
+            assert piece not in workflow, f"the workflow retypes {piece!r}; run it from README.md"
+
+
+def _readme_variant(old: str, new: str) -> str:
+    assert old in README
+    return README.replace(old, new, 1)
+
+
+@pytest.mark.parametrize(
+    "variant, message",
+    [
+        (lambda: _readme_variant("**Serve the site**", "**Serve it**"), "'**Serve the site**' exactly once"),
+        (lambda: _readme_variant("```powershell\npy", "```pwsh\npy"), "no powershell block"),
+        (lambda: _readme_variant("```powershell\npy -3.12 -m venv .venv; if ($?)", "```powershell\npy -3.12 -m venv .venv\nif ($?)"),
+         "must be one line"),
+        (lambda: _readme_variant("Linux / macOS:", "```powershell\nWrite-Host extra\n```\n\nLinux / macOS:"),
+         "two powershell blocks"),
+    ],
+)
+def test_a_readme_the_runner_cannot_read_faithfully_is_refused(variant, message):
+    with pytest.raises(readme_commands.ReadmeError, match=re.escape(message)):
+        readme_commands.commands(variant())
+
+
+def test_the_command_file_holds_the_readme_command_verbatim(tmp_path):
+    command = readme_commands.readme_command("test")
+    script = readme_commands.script_file(command, tmp_path)
+    assert script.suffix == ".ps1"
+    assert script.read_text(encoding="utf-8").splitlines() == [command, "exit $LASTEXITCODE"]
+    assert readme_commands.shell_command("powershell", script)[0] == "powershell"
+    assert readme_commands.shell_command("pwsh", script)[-2:] == ["-File", str(script)]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_serve_waits_for_200_then_stops_the_server(tmp_path):
+    port = _free_port()
+    (tmp_path / "index.html").write_text("<title>guide</title>", encoding="utf-8")
+    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
+                              cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        page = readme_commands.wait_for_200(f"http://127.0.0.1:{port}/", server, timeout=60)
+    finally:
+        readme_commands.stop(server)
+    assert "<title>guide</title>" in page
+    assert server.poll() is not None  # stopped
+
+
+def test_serve_fails_when_the_command_exits_or_never_answers(tmp_path):
+    url = f"http://127.0.0.1:{_free_port()}/"
+    ended = subprocess.Popen([sys.executable, "-c", "raise SystemExit(3)"])
+    ended.wait(timeout=60)
+    with pytest.raises(readme_commands.ReadmeError, match=r"exited \(3\) before"):
+        readme_commands.wait_for_200(url, ended, timeout=30)
+    silent = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        with pytest.raises(readme_commands.ReadmeError, match="did not answer 200 within 3 s"):
+            readme_commands.wait_for_200(url, silent, timeout=3)
+    finally:
+        readme_commands.stop(silent)
+
+
+def test_the_runner_fails_in_one_line_on_a_broken_readme(tmp_path, monkeypatch):
+    broken = tmp_path / "README.md"
+    broken.write_text(README.replace("**Run the tests**", "**Tests**"), encoding="utf-8")
+    monkeypatch.setattr(readme_commands, "README", broken)
+    assert readme_commands.main(["show", "test"]) == 1

@@ -9,7 +9,7 @@ import re
 import pytest
 import yaml
 
-from guide_harness import ROOT, run_python
+from guide_harness import ROOT, load_mkdocs_yml, run_python
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +48,7 @@ def test_search_index_covers_pages(built_site):
 
 def test_unknown_pin_fails_the_build(tmp_path):
     """The {{ pin.X }} hook is strict: a typo is a build error, not a blank in the page."""
-    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    config = load_mkdocs_yml((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
     config["nav"] = [{"Home": "index.md"}]
     config.pop("watch", None)  # the copy has no snippets/ folder to watch
     docs = tmp_path / "docs"

@@ -171,6 +171,12 @@ def directml_problems(workflow: dict) -> list:
         for i in suite:
             if effective_env(workflow, job, run_steps[i]).get("REQUIRE_DIRECTML") != "1":
                 problems.append(f"job {name}: the suite runs without REQUIRE_DIRECTML=1")
+        installs = [s["run"] for s in run_steps if re.search(r"\bpip\s+install\b", s["run"])]
+        if not installs:
+            problems.append(f"job {name}: installs nothing")
+        for run in installs:
+            if not re.search(r"--require-hashes -r \.github[\\/]locks[\\/]\S+", run):
+                problems.append(f"job {name}: `{run.strip()}` does not install from a lock with --require-hashes")
         uploads = [s for s in steps(job) if str(s.get("uses", "")).startswith("actions/upload-artifact@")]
         if not uploads:
             problems.append(f"job {name}: no actions/upload-artifact step for the JUnit report")
@@ -181,10 +187,10 @@ def directml_problems(workflow: dict) -> list:
 
 
 def test_there_are_workflows():
-    assert SITE in WORKFLOW_FILES and DIRECTML in WORKFLOW_FILES
+    assert SITE in WORKFLOW_FILES and DIRECTML in WORKFLOW_FILES and WINDOWS in WORKFLOW_FILES
 
 
-@pytest.mark.parametrize("persona", ["regular", "auditor"])
+@pytest.mark.parametrize("persona", ["regular", "pedantic", "auditor"])
 def test_zizmor_finds_nothing(persona):
     # Ignores are inline `# zizmor: ignore[...]` comments, each with its reason.
     result = subprocess.run(
@@ -276,12 +282,289 @@ def test_directml_sets_require_directml_and_the_labels_literally():
     assert triggers(workflow) == {"push": {"branches": ["main"]}, "workflow_dispatch": None}
 
 
-def test_directml_workflow_fetches_the_test_data():
-    (job,) = load(DIRECTML)["jobs"].values()
-    runs = [s.get("run", "") for s in steps(job)]
-    fetch = next(i for i, r in enumerate(runs) if "torchvision.datasets.FashionMNIST(" in r)
-    suite = next(i for i, r in enumerate(runs) if "-m pytest" in r)
-    assert fetch < suite and "FASHION_MNIST_DIR" in runs[suite]
+WINDOWS = WORKFLOWS_DIR / "windows.yml"
+FETCHER = re.compile(r"tests[\\/]fetch_fashion_mnist\.py\b")
+SUITE = re.compile(r"-m pytest\b|readme_commands\.py run test\b")
+
+
+def data_problems(workflow: dict) -> list:
+    """A job that runs the suite fetches Fashion-MNIST with the one fetcher, cached, and points the suite at it."""
+    problems = []
+    for name, job in (workflow.get("jobs") or {}).items():
+        job_steps = steps(job)
+        runs = [str(s.get("run", "")) for s in job_steps]
+        suite = [i for i, r in enumerate(runs) if SUITE.search(r)]
+        if not suite:
+            continue
+        fetch = [i for i, r in enumerate(runs) if FETCHER.search(r)]
+        cache = [i for i, s in enumerate(job_steps) if str(s.get("uses", "")).startswith("actions/cache@")]
+        if "torchvision.datasets.FashionMNIST(" in "".join(runs):
+            problems.append(f"job {name}: downloads with torchvision instead of tests/fetch_fashion_mnist.py")
+        if not fetch or fetch[0] > suite[0]:
+            problems.append(f"job {name}: does not run tests/fetch_fashion_mnist.py before the suite")
+            continue
+        if not cache or cache[0] > fetch[0]:
+            problems.append(f"job {name}: no actions/cache step before the fetch")
+        else:
+            cached = str((job_steps[cache[0]].get("with") or {}).get("path", ""))
+            if "fashion-mnist" not in cached or "hashFiles('tests/fetch_fashion_mnist.py')" not in str(
+                    (job_steps[cache[0]].get("with") or {}).get("key", "")):
+                problems.append(f"job {name}: the cache must hold the fetched folder, keyed on the fetcher")
+        if "fashion-mnist" not in runs[fetch[0]]:
+            problems.append(f"job {name}: the fetcher does not write the fashion-mnist folder")
+        if not re.search(r"FASHION_MNIST_DIR\W+.*fashion-mnist", runs[suite[0]]):
+            problems.append(f"job {name}: the suite's FASHION_MNIST_DIR is not the fetched folder")
+    return problems
+
+
+@pytest.mark.parametrize("path", [SITE, DIRECTML, WINDOWS], ids=lambda p: p.name)
+def test_workflows_fetch_the_test_data_with_the_one_fetcher(path):
+    assert data_problems(load(path)) == []
+
+
+@pytest.mark.parametrize("change", ["torchvision", "no fetch", "no cache", "fetch after suite", "wrong dir"])
+def test_data_rule_catches(change):
+    workflow = load(SITE)
+    job = workflow["jobs"]["build"]
+    fetch = next(s for s in job["steps"] if FETCHER.search(str(s.get("run", ""))))
+    if change == "torchvision":
+        fetch["run"] = "python -c \"import torchvision; torchvision.datasets.FashionMNIST('d', download=True)\""
+    elif change == "no fetch":
+        job["steps"].remove(fetch)
+    elif change == "no cache":
+        job["steps"] = [s for s in job["steps"] if not str(s.get("uses", "")).startswith("actions/cache@")]
+    elif change == "fetch after suite":
+        job["steps"].remove(fetch)
+        job["steps"].append(fetch)
+    else:
+        suite = next(s for s in job["steps"] if SUITE.search(str(s.get("run", ""))))
+        suite["run"] = suite["run"].replace("fashion-mnist", "data")
+    assert data_problems(workflow) != []
+
+
+def windows_problems(workflow: dict) -> list:
+    """The hosted Windows job: push + pull_request + dispatch, hosted image, read-only, both PowerShells."""
+    problems = []
+    on = triggers(workflow)
+    if set(on) != {"push", "pull_request", "workflow_dispatch"}:
+        problems.append(f"triggers are {sorted(map(str, on))}, not push + pull_request + workflow_dispatch")
+    if "pull_request_target" in on:
+        problems.append("pull_request_target runs with a write token: never")
+    for name, job in (workflow.get("jobs") or {}).items():
+        labels = runs_on_labels(job)
+        if len(labels) != 1 or not next(iter(labels)).startswith("windows-") or "self-hosted" in labels:
+            problems.append(f"job {name}: runs-on {job.get('runs-on')!r} is not one GitHub-hosted windows-* image")
+        if job.get("permissions") not in ({}, {"contents": "read"}):
+            problems.append(f"job {name}: permissions {job.get('permissions')!r}")
+        if not isinstance(job.get("timeout-minutes"), int):
+            problems.append(f"job {name}: no timeout-minutes")
+        text = yaml.safe_dump(job)
+        if "secrets." in text:
+            problems.append(f"job {name}: uses a secret")
+        env = {k: str(v) for k, v in (job.get("env") or {}).items()}
+        if env.get("REQUIRE_DIRECTML") == "1":
+            problems.append(f"job {name}: REQUIRE_DIRECTML=1 belongs to the GPU runner only")
+        shells = set((job.get("strategy") or {}).get("matrix", {}).get("shell") or [])
+        if shells != {"pwsh", "powershell"}:
+            problems.append(f"job {name}: matrix shells {sorted(shells)}, not pwsh and powershell")
+        if (job.get("defaults") or {}).get("run", {}).get("shell") != "${{ matrix.shell }}" \
+                or env.get("README_SHELL") != "${{ matrix.shell }}":
+            problems.append(f"job {name}: steps and README commands must run in the matrix shell")
+        runs = [str(s.get("run", "")) for s in steps(job)]
+        for wanted in ("readme_commands.py serve --shell $env:README_SHELL",
+                       "readme_commands.py run test --shell $env:README_SHELL"):
+            if not any(wanted in r for r in runs):
+                problems.append(f"job {name}: does not run `{wanted}`")
+        shows = [s for s in steps(job) if "device_count()" in str(s.get("run", ""))]
+        if not shows or "!cancelled()" not in str(shows[0].get("if", "")) or "device_name(" not in shows[0]["run"]:
+            problems.append(f"job {name}: does not print torch-directml's adapters (count and names) every time")
+    return problems
+
+
+def test_windows_workflow():
+    assert windows_problems(load(WINDOWS)) == []
+
+
+def _windows_mutants():
+    def mutate(change):
+        wf = load(WINDOWS)
+        change(wf, wf["jobs"]["readme"], wf.get("on", wf.get(True)))
+        return wf
+
+    def drop_run(needle):
+        return lambda wf, job, on: job.update(steps=[s for s in job["steps"] if needle not in str(s.get("run", ""))])
+
+    return {
+        "no pull_request": mutate(lambda wf, job, on: on.pop("pull_request")),
+        "pull_request_target": mutate(lambda wf, job, on: on.update(pull_request_target=None)),
+        "self-hosted": mutate(lambda wf, job, on: job.update({"runs-on": ["self-hosted", "windows"]})),
+        "ubuntu": mutate(lambda wf, job, on: job.update({"runs-on": "ubuntu-latest"})),
+        "write token": mutate(lambda wf, job, on: job.update(permissions={"contents": "write"})),
+        "no timeout": mutate(lambda wf, job, on: job.pop("timeout-minutes")),
+        "a secret": mutate(lambda wf, job, on: job["env"].update(TOKEN="${{ secrets.PAT }}")),
+        "required DirectML": mutate(lambda wf, job, on: job["env"].update(REQUIRE_DIRECTML="1")),
+        "pwsh only": mutate(lambda wf, job, on: job["strategy"]["matrix"].update(shell=["pwsh"])),
+        "fixed shell": mutate(lambda wf, job, on: job["defaults"]["run"].update(shell="pwsh")),
+        "no serve": mutate(drop_run("readme_commands.py serve")),
+        "no test": mutate(drop_run("readme_commands.py run test")),
+        "no adapters": mutate(drop_run("device_count()")),
+    }
+
+
+@pytest.mark.parametrize("name", list(_windows_mutants()))
+def test_windows_rule_catches(name):
+    assert windows_problems(_windows_mutants()[name]) != []
+
+
+# Each action at a release checked against the action's own repository (tag -> commit with
+# `git rev-list -n1 TAG` in a mirror) and the runtime its action.yml names at that commit.
+# GitHub removed Node 20 from its runners in 2026; a pin not in this table fails until checked.
+VERIFIED_ACTIONS = {
+    "actions/checkout@3d3c42e5aac5ba805825da76410c181273ba90b1": ("v7.0.1", "node24"),
+    "actions/setup-python@5fda3b95a4ea91299a34e894583c3862153e4b97": ("v7.0.0", "node24"),
+    "actions/upload-artifact@bbbca2ddaa5d8feaa63e36b76fdaad77386f024f": ("v7.0.0", "node24"),
+    # composite; its one JavaScript step is actions/upload-artifact@bbbca2dd (v7.0.0, node24)
+    "actions/upload-pages-artifact@fc324d3547104276b827a68afc52ff2a11cc49c9": ("v5.0.0", "composite"),
+    "actions/deploy-pages@cd2ce8fcbc39b97be8ca5fce6e763baed58fa128": ("v5.0.0", "node24"),
+    "actions/cache@27d5ce7f107fe9357f9df03efb73ab90386fccae": ("v5.0.5", "node24"),
+}
+SUPPORTED_RUNTIMES = {"node24", "composite", "docker"}
+
+
+def action_pins(text: str) -> list[tuple[str, str]]:
+    """(action@sha, version comment) of every remote `uses:` line."""
+    pins = []
+    for line in text.splitlines():
+        match = USES_LINE.match(line)
+        if match and not match.group(1).startswith("./"):
+            comment = VERSION_COMMENT.search(match.group(2) or "")
+            pins.append((match.group(1), comment.group(0).lstrip("# ").strip() if comment else ""))
+    return pins
+
+
+def action_problems(text: str) -> list:
+    problems = []
+    for target, version in action_pins(text):
+        if target not in VERIFIED_ACTIONS:
+            problems.append(f"{target}: not a verified release; check its tag and runtime and add it")
+            continue
+        tag, runtime = VERIFIED_ACTIONS[target]
+        if version != tag:
+            problems.append(f"{target}: the comment says {version}, the commit is {tag}")
+        if runtime not in SUPPORTED_RUNTIMES:
+            problems.append(f"{target}: runs on {runtime}")
+    return problems
+
+
+@pytest.mark.parametrize("path", WORKFLOW_FILES, ids=lambda p: p.name)
+def test_every_action_is_a_verified_release_on_a_supported_runtime(path):
+    assert action_problems(path.read_text(encoding="utf-8")) == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "        uses: actions/deploy-pages@d6db90164ac5ed86f2b6aed7e0febac5b3c0c03e # v4.0.5",  # node20
+        "        uses: actions/checkout@3d3c42e5aac5ba805825da76410c181273ba90b1 # v7.0.0",  # wrong comment
+        "        uses: actions/checkout@9c091bb21b7c1c1d1991bb908d89e4e9dddfe3e0 # v7.0.1",  # v7.0.0's commit
+    ],
+)
+def test_action_rule_catches(line):
+    assert action_problems(line) != []
+
+
+DEPLOY_CONTEXTS = {
+    # (event, ref): should this run deploy?
+    ("push", "refs/heads/main"): True,
+    ("workflow_dispatch", "refs/heads/main"): True,
+    ("workflow_dispatch", "refs/heads/feature"): False,
+    ("push", "refs/heads/feature"): False,
+    ("push", "refs/tags/v1"): False,
+    ("pull_request", "refs/pull/7/merge"): False,
+    ("pull_request", "refs/heads/main"): False,
+}
+
+
+def evaluate_condition(expression: str, event: str, ref: str) -> bool:
+    """Evaluate a workflow `if:` built from github.event_name, github.ref, ==, !=, &&, || and ()."""
+    tokens = re.findall(r"github\.event_name|github\.ref|'[^']*'|==|!=|&&|\|\||\(|\)|\S+", expression)
+    python = []
+    for token in tokens:
+        if token == "github.event_name":
+            python.append(repr(event))
+        elif token == "github.ref":
+            python.append(repr(ref))
+        elif token in {"==", "!=", "(", ")"} or token.startswith("'"):
+            python.append(token)
+        elif token in {"&&", "||"}:
+            python.append({"&&": "and", "||": "or"}[token])
+        else:
+            raise ValueError(f"cannot evaluate {token!r} in {expression!r}")
+    return bool(eval(" ".join(python), {"__builtins__": {}}))  # noqa: S307 - tokens checked above
+
+
+def deploy_conditions(workflow: dict) -> dict:
+    """Every `if:` that gates the Pages deploy: the URL lookup, the upload, the deploy job."""
+    build, deploy = workflow["jobs"]["build"], workflow["jobs"]["deploy"]
+    gated = {"deploy job": deploy.get("if", "")}
+    for step in steps(build):
+        if step.get("id") == "pages" or str(step.get("uses", "")).startswith("actions/upload-pages-artifact@"):
+            gated[step.get("name", step.get("uses"))] = step.get("if", "")
+    return gated
+
+
+def deploy_condition_problems(workflow: dict) -> list:
+    problems = []
+    for name, condition in deploy_conditions(workflow).items():
+        for (event, ref), expected in DEPLOY_CONTEXTS.items():
+            try:
+                got = evaluate_condition(condition, event, ref)
+            except (ValueError, SyntaxError) as error:
+                problems.append(f"{name}: {error}")
+                break
+            if got != expected:
+                problems.append(f"{name}: {event} on {ref} {'deploys' if got else 'does not deploy'}")
+    return problems
+
+
+def test_site_deploys_on_push_and_manual_dispatch_on_main_only():
+    workflow = load(SITE)
+    assert len(deploy_conditions(workflow)) == 3
+    assert deploy_condition_problems(workflow) == []
+
+
+@pytest.mark.parametrize(
+    "condition",
+    [
+        "github.event_name == 'push' && github.ref == 'refs/heads/main'",  # a manual dispatch never deploys
+        "github.event_name == 'workflow_dispatch' || github.ref == 'refs/heads/main'",
+        "github.ref == 'refs/heads/main'",
+        "",
+    ],
+)
+def test_deploy_condition_rule_catches(condition):
+    workflow = load(SITE)
+    workflow["jobs"]["deploy"]["if"] = condition
+    assert deploy_condition_problems(workflow) != []
+
+
+def test_site_build_gets_its_urls_from_the_workflow():
+    """mkdocs.yml reads site_url, repo_url, edit_uri from the environment; the build step sets them."""
+    from guide_harness import load_mkdocs_yml
+
+    text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    for key, variable in (("site_url", "SITE_URL"), ("repo_url", "REPO_URL"), ("edit_uri", "EDIT_URI")):
+        assert re.search(rf"^{key}: !ENV {variable}$", text, re.M), key
+    assert "content.action.edit" in load_mkdocs_yml(text)["theme"]["features"]
+    (build_step,) = [s for s in steps(load(SITE)["jobs"]["build"]) if "mkdocs build" in s.get("run", "")]
+    assert build_step["env"] == {
+        "SITE_URL": "${{ steps.pages.outputs.base_url }}",
+        "REPO_URL": "${{ github.server_url }}/${{ github.repository }}",
+        "EDIT_URI": "edit/${{ github.event.repository.default_branch }}/docs/",
+    }
+    (lookup,) = [s for s in steps(load(SITE)["jobs"]["build"]) if s.get("id") == "pages"]
+    assert 'gh api "repos/${GITHUB_REPOSITORY}/pages" --jq .html_url' in lookup["run"]
+    assert '>> "$GITHUB_OUTPUT"' in lookup["run"]
 
 
 def test_site_workflow():
@@ -289,22 +572,22 @@ def test_site_workflow():
     assert set(triggers(workflow)) == {"push", "pull_request", "workflow_dispatch"}
     build, deploy = workflow["jobs"]["build"], workflow["jobs"]["deploy"]
     assert build["runs-on"] == "ubuntu-latest"
-    assert build["permissions"] == {"contents": "read"}
+    assert build["permissions"] == {"contents": "read", "pages": "read"}
     runs = "\n".join(s.get("run", "") for s in steps(build))
     # The real-data tests need Fashion-MNIST (they fail, not skip, when CI is set and it is missing).
-    assert "torchvision.datasets.FashionMNIST(" in runs and "download=True" in runs
-    assert "FASHION_MNIST_DIR" in runs
-    assert 'python -m pip install -U "pip>=25.1"' in runs
-    assert "python -m pip install --group test" in runs
+    assert data_problems(workflow) == []
+    assert "python -m pip install --require-hashes -r .github/locks/test-linux-py3.12.txt" in runs
     assert "python -m pytest" in runs
     assert "mkdocs build --strict" in runs
     python = [s for s in steps(build) if str(s.get("uses", "")).startswith("actions/setup-python@")]
     assert python and python[0]["with"]["python-version"] == "3.12"
+    # pip's download cache, keyed on the lock the job installs
+    assert python[0]["with"]["cache"] == "pip"
+    assert python[0]["with"]["cache-dependency-path"] == ".github/locks/test-linux-py3.12.txt"
     upload = [s for s in steps(build) if str(s.get("uses", "")).startswith("actions/upload-pages-artifact@")]
-    assert upload and "refs/heads/main" in upload[0]["if"] and "push" in upload[0]["if"]
-    # Deploy: only on a push to main, only Pages + OIDC, serialized, never cancelled.
-    assert "github.event_name == 'push'" in deploy["if"]
-    assert "github.ref == 'refs/heads/main'" in deploy["if"]
+    assert upload
+    # Deploy (see test_site_deploys_on_push_and_manual_dispatch_on_main_only): only Pages + OIDC,
+    # serialized, never cancelled.
     assert deploy["needs"] == "build"
     assert deploy["permissions"] == {"pages": "write", "id-token": "write"}
     assert deploy["environment"]["name"] == "github-pages"
@@ -336,6 +619,10 @@ def _mutants():
         "cancel in progress": mutate(lambda wf: wf["concurrency"].update({"cancel-in-progress": True})),
         "no timeout": mutate(lambda wf: wf["jobs"][job].pop("timeout-minutes")),
         "write token": mutate(lambda wf: wf["jobs"][job].update({"permissions": {"contents": "write"}})),
+        "unlocked install": mutate(lambda wf: [
+            s.update({"run": "python -m pip install --group test"})
+            for s in wf["jobs"][job]["steps"] if "pip install" in s.get("run", "")
+        ]),
     }
 
 

@@ -2,15 +2,23 @@
 
 The runner calls the script named in ACTIONS_RUNNER_HOOK_JOB_STARTED before every
 job; a non-zero exit code stops the job and marks it failed. This hook lets a job
-run only when it comes from
+run only when all of these hold:
 
-* a ``push`` to ``refs/heads/main``, or
-* a ``workflow_dispatch`` (only people with write access can start one),
+* the repository (``GITHUB_REPOSITORY``) is the one named in
+  ``DIRECTML_ALLOWED_REPOSITORY`` (``owner/name``);
+* the event (``GITHUB_EVENT_NAME``) is a ``push`` or a ``workflow_dispatch``;
+* the ref (``GITHUB_REF``) is ``refs/heads/main``: a dispatch runs the copy of
+  the workflow on the branch it is started from, so a dispatch from any other
+  branch would run unreviewed code;
+* the workflow (``GITHUB_WORKFLOW_REF``, ``owner/name/PATH@REF``) is that
+  repository's ``.github/workflows/directml.yml`` at ``refs/heads/main``, so no
+  other workflow file can use the runner either.
 
-of the one repository named in ``DIRECTML_ALLOWED_REPOSITORY`` (``owner/name``).
-Everything else -- ``pull_request``, ``pull_request_target``, pushes to other
-branches, other repositories, missing variables -- is refused. It fails closed:
-if the allow-list variable is not set, every job is refused.
+The runner gives a job-started hook GitHub's default variables (GITHUB_*), see
+docs/contributing/gpu-runner.md. Everything else -- ``pull_request``,
+``pull_request_target``, other branches or tags, other workflow files, other
+repositories, missing variables -- is refused. It fails closed: if the
+allow-list variable is not set, every job is refused.
 
 Standard library only, Python 3.8+. Install a copy OUTSIDE the runner folder
 (see docs/contributing/gpu-runner.md); ``job_started_hook.ps1`` calls it.
@@ -24,8 +32,10 @@ from typing import Mapping, Tuple
 
 ALLOWED_REPOSITORY_VAR = "DIRECTML_ALLOWED_REPOSITORY"
 MAIN_REF = "refs/heads/main"
+ALLOWED_EVENTS = ("push", "workflow_dispatch")
+WORKFLOW_PATH = ".github/workflows/directml.yml"
 PREFIX = "job-started hook:"
-REQUIRED = ("GITHUB_EVENT_NAME", "GITHUB_REF", "GITHUB_REPOSITORY")
+REQUIRED = ("GITHUB_EVENT_NAME", "GITHUB_REF", "GITHUB_REPOSITORY", "GITHUB_WORKFLOW_REF")
 
 
 def check(env: Mapping[str, str]) -> Tuple[bool, str]:
@@ -51,14 +61,28 @@ def check(env: Mapping[str, str]) -> Tuple[bool, str]:
         return False, (
             f"{PREFIX} refused: {what}; this runner only serves {allowed_repo!r}"
         )
-    if event == "push" and ref == MAIN_REF:
-        return True, f"{PREFIX} allowed: {what}"
-    if event == "workflow_dispatch":
-        return True, f"{PREFIX} allowed: {what}"
-    return False, (
-        f"{PREFIX} refused: {what}; this runner only runs a push to "
-        f"{MAIN_REF} or a workflow_dispatch"
-    )
+    if event not in ALLOWED_EVENTS or ref != MAIN_REF:
+        return False, (
+            f"{PREFIX} refused: {what}; this runner only runs a push to "
+            f"{MAIN_REF} or a workflow_dispatch on {MAIN_REF}"
+        )
+    workflow_ref = env["GITHUB_WORKFLOW_REF"].strip()
+    expected = f"{allowed_repo}/{WORKFLOW_PATH}@{MAIN_REF}"
+    if not _same_workflow(workflow_ref, expected):
+        return False, (
+            f"{PREFIX} refused: {what}; workflow {workflow_ref!r} is not {expected!r}"
+        )
+    return True, f"{PREFIX} allowed: {what}"
+
+
+def _same_workflow(workflow_ref: str, expected: str) -> bool:
+    """``owner/name/PATH@REF`` equality: the owner/name part case-insensitively
+    (GitHub repository names are), the path and ref exactly (they are not)."""
+    got = workflow_ref.split("/", 2)
+    want = expected.split("/", 2)
+    if len(got) != 3:
+        return False
+    return "/".join(got[:2]).casefold() == "/".join(want[:2]).casefold() and got[2] == want[2]
 
 
 def _escape_command_data(text: str) -> str:

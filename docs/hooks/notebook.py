@@ -34,7 +34,9 @@ def _expand(lines: list[str]) -> str:
     import markdown
     import yaml
 
-    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    from mkdocs.utils.yaml import get_yaml_loader  # reads mkdocs.yml's !ENV tags, as MkDocs does
+
+    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=get_yaml_loader(yaml.SafeLoader))
     for extension in config["markdown_extensions"]:
         if isinstance(extension, dict) and "pymdownx.snippets" in extension:
             settings = dict(extension["pymdownx.snippets"])

@@ -219,7 +219,8 @@ def test_broken_checkpoints_are_refused_and_left_alone(capsys, fashion_mnist_roo
     for content, message in cases:
         good_checkpoint.write_bytes(content)
         code, out, err = run_main(capsys, *args)
-        assert_refused(code, err, "checkpoints/lenet-fashion-mnist.pt", message)
+        # The path as this OS prints it: checkpoints\\lenet-fashion-mnist.pt on Windows.
+        assert_refused(code, err, str(Path("checkpoints") / "lenet-fashion-mnist.pt"), message)
         assert "epoch 2/2" not in out
         assert good_checkpoint.read_bytes() == content  # not overwritten
 
@@ -232,6 +233,30 @@ def test_broken_checkpoints_are_refused_and_left_alone(capsys, fashion_mnist_roo
     good_checkpoint.write_bytes(data[:100])
     assert_one_line_error(run_snippet("train_mnist.py", *args, cwd=good_checkpoint.parent.parent),
                           "cannot read checkpoint")
+
+
+def test_a_locked_checkpoint_is_one_line_and_stays_intact(capsys, monkeypatch, fashion_mnist_root, good_checkpoint):
+    """Windows: os.replace fails with PermissionError while another program holds the checkpoint open."""
+    before = good_checkpoint.read_bytes()
+    replaced = []
+
+    def locked(source, target):
+        replaced.append((Path(source), Path(target)))
+        raise PermissionError(13, "Access is denied", str(target))
+
+    monkeypatch.setattr(train_mnist.os, "replace", locked)
+    code, out, err = run_main(capsys, *small_run(fashion_mnist_root, "--epochs", "2", "--limit-train", "500",
+                                                 "--resume"))
+    assert replaced == [(train_mnist.temporary_path(good_checkpoint.relative_to(Path.cwd())),
+                         good_checkpoint.relative_to(Path.cwd()))]
+    line = assert_one_line_error(subprocess.CompletedProcess([], code, out, err),
+                                 f"cannot replace {Path('checkpoints') / 'lenet-fashion-mnist.pt'}",
+                                 "another program has it open", "--resume")
+    assert code == 1 and "still holds the previous epoch" in line
+    assert good_checkpoint.read_bytes() == before  # the old checkpoint is intact...
+    assert final_checkpoint(good_checkpoint)["epoch"] == 1
+    assert not train_mnist.temporary_path(good_checkpoint).exists()  # ...and no half-done file is left
+    assert sorted(p.name for p in good_checkpoint.parent.iterdir()) == [good_checkpoint.name]
 
 
 def test_checkpoint_of_another_run_is_refused(capsys, fashion_mnist_root, good_checkpoint):

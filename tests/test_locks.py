@@ -1,0 +1,244 @@
+"""The hash-locked installs in .github/locks/ agree with pyproject.toml, and the workflows use them.
+
+pyproject.toml holds each version; a lock is uv's full resolution of one dependency group for one
+platform, every file with its sha256 (regenerate: README, "When you change a version"). These tests
+fail when the two disagree: a requirement of the group missing from the lock or locked at another
+version, a package the lock says comes from the group that the group no longer names, a package
+pinned in pyproject.toml locked at another version, or an entry without a hash.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+import yaml
+from packaging.markers import Marker
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+ROOT = Path(__file__).resolve().parents[1]
+LOCKS_DIR = ROOT / ".github" / "locks"
+WORKFLOWS = ROOT / ".github" / "workflows"
+
+
+def _load_lock_script():
+    spec = importlib.util.spec_from_file_location("lock_script", LOCKS_DIR / "lock.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+lock_script = _load_lock_script()
+
+# The marker environment of each platform in lock.py (CPython, x86-64).
+MARKERS = {
+    "windows": {"sys_platform": "win32", "platform_system": "Windows", "os_name": "nt", "platform_machine": "AMD64"},
+    "linux": {"sys_platform": "linux", "platform_system": "Linux", "os_name": "posix", "platform_machine": "x86_64"},
+}
+ENTRY = re.compile(r"^(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)==(?P<version>\S+?)(?:\s*;\s*(?P<marker>[^\\]+?))?\s*\\?$")
+HASH = re.compile(r"^\s+--hash=sha256:[0-9a-f]{64}\s*\\?$")
+VIA = re.compile(r"^\s+#\s+(?:via\s+)?(?P<source>.+?)\s*$")
+
+
+def groups(pyproject_text: str) -> dict:
+    return tomllib.loads(pyproject_text)["dependency-groups"]
+
+
+def group_requirements(all_groups: dict, name: str) -> list[Requirement]:
+    result = []
+    for entry in all_groups[name]:
+        if isinstance(entry, dict):
+            result.extend(group_requirements(all_groups, entry["include-group"]))
+        else:
+            result.append(Requirement(entry))
+    return result
+
+
+def parse_lock(text: str) -> dict[str, dict]:
+    """name -> {version, hashes, sources} for every entry of a uv/pip-tools requirements file."""
+    entries: dict[str, dict] = {}
+    current = None
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        match = ENTRY.match(line)
+        if match:
+            name = canonicalize_name(match["name"])
+            assert name not in entries, f"line {number}: {name} is locked twice"
+            current = entries[name] = {"version": match["version"], "hashes": 0, "sources": [], "line": number}
+            continue
+        assert current is not None, f"line {number}: {line!r} before the first entry"
+        if HASH.match(line):
+            current["hashes"] += 1
+        elif via := VIA.match(line):
+            if via["source"] != "via":  # "# via" alone opens a list of sources, one per line
+                current["sources"].append(via["source"])
+        else:
+            raise AssertionError(f"line {number}: not a requirement, hash or annotation: {line!r}")
+    return entries
+
+
+def disagreements(pyproject_text: str, lock_text: str, group: str, platform: str, python: str) -> list[str]:
+    """Every way in which ``lock_text`` contradicts ``group`` of ``pyproject_text`` on ``platform``."""
+    all_groups = groups(pyproject_text)
+    environment = {
+        **MARKERS[platform],
+        "python_version": python,
+        "python_full_version": f"{python}.0",
+        "implementation_name": "cpython",
+        "platform_python_implementation": "CPython",
+    }
+    lock = parse_lock(lock_text)
+    problems = []
+    wanted = {}
+    for requirement in group_requirements(all_groups, group):
+        if requirement.marker is None or requirement.marker.evaluate(environment):
+            wanted[canonicalize_name(requirement.name)] = requirement
+    for name, requirement in wanted.items():
+        if name not in lock:
+            problems.append(f"{requirement} is in the {group!r} group but not in the lock")
+        elif lock[name]["version"] not in requirement.specifier:
+            problems.append(f"{requirement} is in the {group!r} group but the lock has {name}=={lock[name]['version']}")
+    # Everything pinned exactly anywhere in pyproject.toml is locked at that version, if it is locked.
+    for name_in_group, entries in all_groups.items():
+        for requirement in group_requirements(all_groups, name_in_group):
+            pins = [s.version for s in requirement.specifier if s.operator == "=="]
+            name = canonicalize_name(requirement.name)
+            if pins and name in lock and lock[name]["version"] != pins[0]:
+                problems.append(f"pyproject.toml pins {requirement.name}=={pins[0]} but the lock has {lock[name]['version']}")
+    direct = f"(pyproject.toml:{group})"
+    for name, entry in lock.items():
+        if entry["hashes"] == 0:
+            problems.append(f"{name}=={entry['version']} has no --hash")
+        if any(source.endswith(direct) for source in entry["sources"]) and name not in wanted:
+            problems.append(f"the lock says {name} comes from the {group!r} group, which no longer names it")
+    return sorted(set(problems))
+
+
+def read(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
+PYPROJECT = read(ROOT / "pyproject.toml")
+LOCK_IDS = [f"{g}-{p}-py{v}" for g, p, v in lock_script.LOCKS]
+
+
+# --- the real locks ------------------------------------------------------------------
+
+
+def test_every_lock_file_is_listed_and_exists():
+    listed = {lock_script.lock_path(*lock) for lock in lock_script.LOCKS}
+    assert listed and all(path.is_file() for path in listed), sorted(map(str, listed))
+    assert set(LOCKS_DIR.glob("*.txt")) == listed, "a lock file that lock.py no longer regenerates"
+
+
+@pytest.mark.parametrize("lock", lock_script.LOCKS, ids=LOCK_IDS)
+def test_lock_agrees_with_pyproject(lock):
+    group, platform, python = lock
+    text = read(lock_script.lock_path(*lock))
+    assert disagreements(PYPROJECT, text, group, platform, python) == []
+    # The header names the one command that regenerates it.
+    assert f"#    {lock_script.COMMAND} --group {group} --platform {platform} --python {python}" in text.splitlines()[:3]
+
+
+@pytest.mark.parametrize("lock", lock_script.LOCKS, ids=LOCK_IDS)
+def test_lock_python_matches_the_project(lock):
+    _, _, python = lock
+    spec = tomllib.loads(PYPROJECT)["project"]["requires-python"]
+    from packaging.specifiers import SpecifierSet
+
+    assert f"{python}.0" in SpecifierSet(spec)
+
+
+def test_windows_lock_has_torch_directml_and_linux_lock_has_not():
+    windows = parse_lock(read(lock_script.lock_path("test", "windows", "3.12")))
+    linux = parse_lock(read(lock_script.lock_path("test", "linux", "3.12")))
+    assert "torch-directml" in windows and "torch-directml" not in linux
+    assert "colorama" in windows  # pytest's Windows-only dependency: markers were evaluated for Windows
+    assert not any(name.startswith("nvidia-") for name in windows)
+
+
+def _install_steps():
+    """(workflow file, step run text) for each step that runs `pip install`."""
+    for path in sorted(WORKFLOWS.glob("*.y*ml")):
+        workflow = yaml.safe_load(read(path))
+        for job in (workflow.get("jobs") or {}).values():
+            for step in job.get("steps") or []:
+                run = step.get("run", "")
+                for line in run.splitlines():
+                    if re.search(r"\bpip\s+install\b", line):
+                        yield path.name, line.strip()
+
+
+def test_workflows_install_only_from_a_lock_with_hash_checking():
+    installs = list(_install_steps())
+    assert {name for name, _ in installs} >= {"site.yml", "directml.yml"}
+    for name, line in installs:
+        assert "--require-hashes" in line, (name, line)
+        match = re.search(r"-r\s+(\S+)", line)
+        assert match, (name, line)
+        path = ROOT / match[1].replace("\\", "/")
+        assert path.parent == LOCKS_DIR and path.is_file(), (name, line)
+
+
+def test_each_workflow_installs_the_lock_for_its_platform():
+    expected = {
+        "directml.yml": lock_script.lock_path("test", "windows", "3.12"),
+        "site.yml": lock_script.lock_path("test", "linux", "3.12"),
+    }
+    for name, line in _install_steps():
+        if name in expected:
+            assert ROOT / re.search(r"-r\s+(\S+)", line)[1].replace("\\", "/") == expected[name], (name, line)
+
+
+# --- the check can fail ---------------------------------------------------------------
+
+WINDOWS_LOCK = lock_script.lock_path("test", "windows", "3.12")
+
+
+def _bump(text: str, old: str, new: str) -> str:
+    assert old in text
+    return text.replace(old, new, 1)
+
+
+@pytest.mark.parametrize(
+    "change_pyproject, change_lock, expected",
+    [
+        # pyproject.toml moves a pin, the lock is not regenerated
+        (lambda t: _bump(t, '"pytest==9.2.0"', '"pytest==9.3.0"'), None, "pytest==9.3.0 is in the 'test' group"),
+        (lambda t: _bump(t, '"numpy==2.4.6"', '"numpy==2.4.7"'), None, "numpy==2.4.7"),
+        # a requirement added to the group, not to the lock
+        (lambda t: _bump(t, '"pyyaml==6.0.4",', '"pyyaml==6.0.4",\n    "rich==14.0.0",'), None, "rich==14.0.0 is in the 'test' group but not in the lock"),
+        # a requirement removed from the group, still in the lock as direct
+        (lambda t: _bump(t, '    "zizmor==1.32.0",\n', ""), None, "the lock says zizmor comes from the 'test' group"),
+        # the lock edited by hand
+        (None, lambda t: _bump(t, "\ntorch==2.4.1 ", "\ntorch==2.5.0 "), "the lock has torch==2.5.0"),
+        (None, lambda t: re.sub(r"(\nnbclient==[^\n]*\n)(?:\s+--hash=[^\n]*\n)+", r"\1", t), "has no --hash"),
+        (None, lambda t: re.sub(r"\ntorch-directml==[^\n]*\n(?:\s+[^\n]*\n)+", "\n", t, count=1), "torch-directml==0.2.5.dev240914; sys_platform == \"win32\" is in the 'test' group but not in the lock"),
+    ],
+    ids=["pin moved", "pin in an included group moved", "requirement added", "requirement removed", "lock edited", "hash removed", "windows-only package missing"],
+)
+def test_disagreement_is_caught(change_pyproject, change_lock, expected):
+    pyproject, lock = PYPROJECT, read(WINDOWS_LOCK)
+    if change_pyproject:
+        pyproject = change_pyproject(pyproject)
+    if change_lock:
+        lock = change_lock(lock)
+    problems = disagreements(pyproject, lock, "test", "windows", "3.12")
+    assert any(expected in problem for problem in problems), problems
+
+
+def test_windows_only_requirement_is_not_wanted_on_linux():
+    linux = read(lock_script.lock_path("test", "linux", "3.12"))
+    assert disagreements(PYPROJECT, linux, "test", "linux", "3.12") == []
+    # ...but on Windows the same Linux lock lacks torch-directml.
+    assert any("torch-directml" in p for p in disagreements(PYPROJECT, linux, "test", "windows", "3.12"))
+
+
+def test_parser_rejects_an_unknown_line():
+    with pytest.raises(AssertionError):
+        parse_lock("torch==2.4.1 \\\n    --hash=sha256:" + "0" * 64 + "\n-e ./somewhere\n")

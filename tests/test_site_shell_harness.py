@@ -1,0 +1,177 @@
+"""The harness's shell-block machinery, on any OS: extraction, site-block markers, scripts and the summary.
+
+The blocks themselves run on Windows only (tests/test_site_shell_blocks.py); what decides which block
+runs, how, and what the end of a run says about it is checked here.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import textwrap
+
+import pytest
+
+from guide_harness import (
+    DOCS,
+    SHELL_LANGUAGES,
+    TESTS,
+    HarnessError,
+    all_shell_blocks,
+    cmd_script,
+    page_source,
+    pages,
+    powershell_script,
+    run_python,
+    shell_blocks_of,
+)
+
+PAGE = textwrap.dedent("""\
+    # A page
+
+    === "PowerShell"
+
+        ```powershell
+        py -{{ pin.python }} -m venv .venv
+        .venv\\Scripts\\Activate.ps1
+        ```
+
+    === "cmd"
+
+        <!-- site-block: env=venv -->
+        ```bat
+        .venv\\Scripts\\activate.bat
+        rem a comment
+        python -c "print(1)"
+        ```
+
+    <!-- site-block: manual="installs Python (a GUI installer)" -->
+    ```pwsh
+    winget install Python.Python.3.12
+    ```
+
+    ```text
+    not a command
+    ```
+
+    <!-- site-block: directml=yes requires=uv -->
+    ```cmd
+    uv run verify_directml.py
+    ```
+""")
+
+
+def test_extraction_after_pins_and_de_indented():
+    from guide_harness import pins_hook
+
+    blocks = shell_blocks_of("page.md", pins_hook.expand_pins(PAGE))
+    assert [(b.line, b.language, b.shell) for b in blocks] == [
+        (5, "powershell", "powershell"), (13, "bat", "cmd"), (20, "pwsh", "powershell"), (29, "cmd", "cmd")]
+    assert blocks[0].code == "py -3.12 -m venv .venv\n.venv\\Scripts\\Activate.ps1"
+    assert (blocks[0].manual, blocks[0].env, blocks[0].directml) == (None, "project", False)
+    assert blocks[1].env == "venv" and blocks[1].code.startswith(".venv\\Scripts\\activate.bat\n")
+    assert blocks[2].manual == "installs Python (a GUI installer)"
+    assert blocks[3].directml and blocks[3].requires == ["uv"]
+
+
+@pytest.mark.parametrize(
+    "page, message",
+    [
+        ("<!-- site-block: manual=\"\" -->\n```powershell\nx\n```\n", "needs the reason"),
+        ("<!-- site-block: manual -->\n```powershell\nx\n```\n", "needs the reason"),
+        ("<!-- site-block: skip=\"why\" -->\n```bat\nx\n```\n", "unknown site-block option ['skip']"),
+        ("<!-- site-block: env=conda -->\n```bat\nx\n```\n", "env must be venv"),
+        ("```sh\nls\n```\n", "a ```sh block on a page for Windows readers"),
+        ("```console\n$ ls\n```\n", "a ```console block"),
+        ("```powershell\n\n```\n", "an empty powershell block"),
+    ],
+)
+def test_markers_and_labels_that_cannot_be_honoured_are_refused(page, message):
+    with pytest.raises(HarnessError, match=re.escape(message)):
+        shell_blocks_of("page.md", page)
+
+
+def test_powershell_script_stops_at_the_first_failing_line():
+    block = shell_blocks_of("page.md", "```powershell\npy -3.12 -m venv .venv\n# why\n.venv\\Scripts\\Activate.ps1\n```\n")[0]
+    assert powershell_script(block).split("\r\n") == [
+        "py -3.12 -m venv .venv", "if (-not $?) { exit 1 }", "# why",
+        ".venv\\Scripts\\Activate.ps1", "if (-not $?) { exit 1 }", "exit 0", ""]
+
+
+def test_cmd_script_calls_batch_files_and_stops_at_the_first_failing_line():
+    block = shell_blocks_of("page.md", "```bat\n.venv\\Scripts\\activate.bat\nrem why\npython -m pip check\n```\n")[0]
+    assert cmd_script(block).split("\r\n") == [
+        "call .venv\\Scripts\\activate.bat", "if errorlevel 1 exit /b %errorlevel%", "rem why",
+        "python -m pip check", "if errorlevel 1 exit /b %errorlevel%", "exit /b 0", ""]
+
+
+SHELL_FENCE_LABEL = re.compile(r"^[ \t]*(?:`{3,}|~{3,})[ \t]*\{?\.?([\w+-]+)", re.M)
+
+
+# What no CI job can do by itself: ask for input, change the machine, need an initialised shell or a token.
+UNATTENDED_NEVER = re.compile(
+    r"Read-Host|\bconda (activate|init)\b|Restart-Service|New-LocalUser|config\.cmd|TOKEN\b|winget install|"
+    r"Set-ExecutionPolicy|--device dml:[1-9]|C:\\actions-runner",
+    re.I,
+)
+
+
+@pytest.mark.parametrize("code", ["conda activate dml", "$p = Read-Host -AsSecureString", "winget install Python.Python.3.12",
+                                  "python train_mnist.py --device dml:1"])
+def test_the_unattended_rule_catches(code):
+    assert UNATTENDED_NEVER.search(code)
+
+
+def test_every_shell_block_on_every_page_runs_on_windows_or_says_why_not():
+    """The rule of the site: a block a reader copies has run on Windows, or its page says why it cannot."""
+    blocks = all_shell_blocks()
+    by_page = {}
+    for block in blocks:
+        by_page.setdefault(block.page, []).append(block)
+    for page in pages():
+        name = page.relative_to(DOCS).as_posix()
+        labels = [m.group(1).lower() for m in SHELL_FENCE_LABEL.finditer(page_source(page))]
+        # Opening and closing fences alternate; every shell label opens a block the harness found.
+        wanted = sum(1 for label in labels if label in SHELL_LANGUAGES)
+        assert len(by_page.get(name, [])) == wanted, f"{name}: {wanted} shell fences, harness found {len(by_page.get(name, []))}"
+    for block in blocks:
+        assert block.manual is None or len(block.manual.split()) >= 3, f"{block.test_id}: say why, in words"
+        unattended = UNATTENDED_NEVER.search(block.code)
+        assert block.manual or not unattended, (
+            f"{block.test_id}: `{unattended.group(0) if unattended else ''}` cannot run unattended: "
+            f'mark the block <!-- site-block: manual="why" -->')
+    runnable = [b for b in blocks if not b.manual]
+    assert len(runnable) >= len(blocks) // 2, "most of the site's commands must run unattended"
+
+
+SUMMARY_TESTS = textwrap.dedent("""
+    import os
+    import pytest
+
+    @pytest.mark.parametrize("where, shell, outcome", [
+        ("setup.md:29", "pwsh", "pass"),
+        ("setup.md:29", "powershell", "fail"),
+        ("setup.md:72", "pwsh", "manual: needs conda init"),
+        ("setup.md:72", "powershell", "manual: needs conda init"),
+        ("setup.md:81", "cmd", "skip: shell blocks run on Windows only"),
+    ], ids=["setup.md:29:pwsh", "setup.md:29:powershell", "setup.md:72:pwsh", "setup.md:72:powershell",
+            "setup.md:81:cmd"])  # as the real file names them: page:line:shell
+    def test_site_shell_block_runs(where, shell, outcome):
+        if outcome.startswith(("manual", "skip")):
+            pytest.skip(outcome.removeprefix("skip: "))
+        assert outcome == "pass"
+""")
+
+
+def test_the_end_of_run_summary_counts_and_lists_them(tmp_path):
+    shutil.copy(TESTS / "conftest.py", tmp_path / "conftest.py")
+    (tmp_path / "pytest.ini").write_text("[pytest]\nmarkers =\n    directml: needs DirectML\n", encoding="utf-8")
+    (tmp_path / "test_site_shell_blocks.py").write_text(SUMMARY_TESTS, encoding="utf-8")
+    result = run_python(["-m", "pytest", "-p", "no:cacheprovider", str(tmp_path)], cwd=tmp_path)
+    out = result.stdout
+    assert result.returncode == 1, out[-3000:]  # the failed block fails the run
+    summary = out[out.index("site shell blocks"):]
+    assert "2 shell block runs (1 passed, 1 failed), 1 blocks not run unattended (marked manual on their page), " \
+           "1 runs skipped, 0 errors" in summary
+    assert "  manual setup.md:72 [pwsh,powershell] (needs conda init)" in summary
+    assert "  skipped 1: shell blocks run on Windows only" in summary

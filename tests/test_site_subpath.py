@@ -1,0 +1,180 @@
+"""The site works when served under a sub-path, as GitHub Pages serves a project site.
+
+GitHub Pages serves this repository at ``https://OWNER.github.io/REPO/`` and answers every missing
+URL, however deep, with ``404.html``. MkDocs writes that page's asset and navigation URLs as absolute
+paths from ``site_url`` (mkdocs/commands/build.py), and fills ``sitemap.xml`` from ``site_url`` too.
+The deploy workflow sets ``site_url`` (``SITE_URL``), ``repo_url`` and ``edit_uri`` through ``!ENV``
+in mkdocs.yml. Here the site is built with a sub-path site URL, served under that sub-path by a tiny
+local server that behaves like Pages, and fetched: 404.html's assets and links must load from a deep
+missing URL, and sitemap.xml must list every page. A build without ``SITE_URL`` (a local build) shows
+that the same check fails where the problem exists.
+"""
+
+from __future__ import annotations
+
+import http.server
+import os
+import socket
+import subprocess
+import sys
+import threading
+import urllib.error
+import urllib.request
+import xml.etree.ElementTree as ElementTree
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urljoin, urlsplit
+
+import pytest
+
+from guide_harness import ROOT
+
+SUB_PATH = "/guide/"
+REPO_URL = "https://github.com/example-owner/directml-guide"
+URL_VARIABLES = ("SITE_URL", "REPO_URL", "EDIT_URI")
+
+
+class _Links(HTMLParser):
+    """Every URL a browser loads for the page (stylesheets, scripts, images, icons) and every link."""
+
+    def __init__(self):
+        super().__init__()
+        self.assets: list[str] = []
+        self.links: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "link" and attrs.get("href") and attrs.get("rel") in {"stylesheet", "icon", "manifest"}:
+            self.assets.append(attrs["href"])
+        elif tag in {"script", "img"} and attrs.get("src"):
+            self.assets.append(attrs["src"])
+        elif tag == "a" and attrs.get("href"):
+            self.links.append(attrs["href"])
+
+
+def _handler(site: Path):
+    class PagesLikeHandler(http.server.SimpleHTTPRequestHandler):
+        """Serves ``site`` under SUB_PATH; anything missing gets 404.html with status 404, as on Pages."""
+
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, directory=str(site), **kwargs)
+
+        def translate_path(self, path):
+            path = urlsplit(path).path
+            if not path.startswith(SUB_PATH):
+                return str(site / "__outside_the_sub_path__")
+            return super().translate_path("/" + path[len(SUB_PATH):])
+
+        def send_error(self, code, message=None, explain=None):
+            if code != 404:
+                return super().send_error(code, message, explain)
+            body = (site / "404.html").read_bytes()
+            self.send_response(404)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    return PagesLikeHandler
+
+
+def _build(site: Path, **urls: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k not in URL_VARIABLES}
+    env.update(urls, NO_MKDOCS_2_WARNING="1")
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+
+
+def _serve(site: Path, sock: socket.socket):
+    server = http.server.ThreadingHTTPServer(sock.getsockname(), _handler(site), bind_and_activate=False)
+    server.socket.close()
+    server.socket = sock
+    server.server_activate()
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def _get(url: str) -> tuple[int, bytes]:
+    try:
+        with urllib.request.urlopen(url, timeout=30) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+
+
+@pytest.fixture(scope="module", params=["with SITE_URL", "local build"])
+def served(request, tmp_path_factory):
+    """(origin + SUB_PATH, site folder, whether SITE_URL was set) for a running server."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    base = f"http://127.0.0.1:{sock.getsockname()[1]}{SUB_PATH}"
+    site = tmp_path_factory.mktemp("subpath-site")
+    with_url = request.param == "with SITE_URL"
+    urls = {"SITE_URL": base, "REPO_URL": REPO_URL, "EDIT_URI": "edit/main/docs/"} if with_url else {}
+    result = _build(site, **urls)
+    assert result.returncode == 0, result.stdout + result.stderr
+    server = _serve(site, sock)
+    yield base, site, with_url
+    server.shutdown()
+    server.server_close()
+
+
+def broken_urls_from_a_missing_page(base: str) -> list[str]:
+    """The assets and same-site links of the 404 page, as a browser at a deep missing URL resolves them,
+    that do not load."""
+    missing = urljoin(base, "no/such/page/")
+    status, body = _get(missing)
+    assert status == 404 and b"404" in body, status
+    parser = _Links()
+    parser.feed(body.decode("utf-8"))
+    assert parser.assets, "404.html references no assets"
+    origin = urljoin(base, "/")
+    urls = [urljoin(missing, u) for u in parser.assets + parser.links]
+    local = sorted({u.split("#")[0] for u in urls if u.startswith(origin)})
+    assert local, "404.html has no same-site asset or link"
+    return [u for u in local if _get(u)[0] != 200]
+
+
+def test_404_page_loads_its_assets_and_links_under_a_sub_path(served):
+    base, _, with_url = served
+    broken = broken_urls_from_a_missing_page(base)
+    if with_url:
+        assert broken == []
+    else:
+        # Without site_url, MkDocs writes them from the server root: /assets/... is not the site.
+        assert any("/assets/" in u for u in broken), broken
+
+
+def test_sitemap_lists_every_page(served):
+    base, site, with_url = served
+    status, body = _get(urljoin(base, "sitemap.xml"))
+    assert status == 200
+    namespace = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
+    listed = {loc.text for loc in ElementTree.fromstring(body).findall("s:url/s:loc", namespace)}
+    pages = {
+        urljoin(base, page.parent.relative_to(site).as_posix() + "/").replace("/./", "/")
+        for page in site.rglob("index.html")
+        if not page.relative_to(site).parts[0] in {"assets", "search"}
+    }
+    assert urljoin(base, "verification/") in pages and base in pages
+    if not with_url:
+        assert listed == set(), "a sitemap without site_url has no absolute URLs"
+        return
+    assert listed == pages
+    assert all(_get(url)[0] == 200 for url in sorted(listed))
+
+
+def test_repository_and_edit_links_come_only_from_the_workflow(served):
+    base, site, with_url = served
+    page = (site / "verification" / "index.html").read_text(encoding="utf-8")
+    edit = f'href="{REPO_URL}/edit/main/docs/verification.md"'
+    canonical = f'<link rel="canonical" href="{urljoin(base, "verification/")}">'
+    if with_url:
+        assert f'href="{REPO_URL}"' in page and edit in page and canonical in page
+    else:
+        assert REPO_URL not in page and 'rel="canonical"' not in page
