@@ -9,7 +9,8 @@ a page. mkdocs-static-i18n runs its own ``on_files`` last (priority -100) and re
 copied to ``.../index.html`` as raw JSON. This hook runs after both and wraps the notebooks again,
 keeping the destination and URL that mkdocs-static-i18n computed. mkdocs-static-i18n treats a notebook
 as an asset and gives it no language alternates, so the language switcher would drop the reader on
-the other edition's home page; the hook adds them (``PAGE.ipynb`` <-> ``PAGE.zh.ipynb``).
+the other edition's home page; the hook adds them (``PAGE.ipynb`` <-> ``PAGE.zh.ipynb``), and puts the
+notebook pages back into the plugin's list of pages for its sitemap.
 (tests/test_i18n.py builds the site and checks that both notebook pages are rendered HTML.)
 """
 
@@ -49,6 +50,10 @@ def on_files(files, config):
         notebook.url = file.url
         files.remove(file)
         files.append(notebook)
+    i18n = config.plugins.get("i18n")
+    if plain and i18n is not None and hasattr(i18n, "i18n_files_per_language"):
+        # The plugin's sitemap lists the pages it saw in its own on_files, before the notebooks were pages again.
+        i18n.i18n_files_per_language[i18n.current_language] = files.documentation_pages()
     return files
 
 
