@@ -476,3 +476,15 @@ def test_chinese_text_is_segmented_in_the_index(search_index):
 def test_chinese_search_finds_the_right_section(search_index, query):
     results = search_index.search(query)
     assert QUERIES[query] & set(results[:5]), f"{query}: {results[:5]}"
+
+
+def test_a_second_build_reuses_both_rendered_notebooks(site, tmp_path):
+    """mkdocs-jupyter's cache serves both languages' notebooks (docs/hooks/i18n.py keeps the other one's entry):
+    a build right after another converts no notebook again."""
+    result = run_python(["-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "again")], cwd=ROOT,
+                        timeout=300, NO_MKDOCS_2_WARNING="1")
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    hits = re.findall(r"Cache hit: \S+?(train-mnist-notebook(?:\.zh)?\.ipynb)", output)
+    assert sorted(hits) == ["train-mnist-notebook.ipynb", "train-mnist-notebook.zh.ipynb"], output[-2000:]
+    assert "Cache miss" not in output, output[-2000:]
