@@ -120,7 +120,7 @@ def save_checkpoint(path: Path, checkpoint: dict) -> None:
     with open(temporary, "wb") as file:
         torch.save(to_cpu(checkpoint), file)
         file.flush()
-        os.fsync(file.fileno())  # on the disk before the rename, even if the power goes
+        os.fsync(file.fileno())  # flushed to the disk before the rename
     try:
         os.replace(temporary, path)
     except PermissionError:

@@ -3,9 +3,11 @@
 torch_directml.device() uses DirectML's default adapter, which on laptops and on desktops with a
 CPU that has graphics can be the integrated GPU. This picks by adapter name instead:
 
-1. an adapter whose name marks a dedicated GPU (Radeon RX/Pro/VII, Arc A/B-series, GeForce, RTX, GTX, Quadro);
+1. an adapter whose name marks a dedicated GPU (Radeon RX/Pro/VII, Arc A/B-series, NVIDIA);
 2. else one whose name marks nothing known;
-3. else an integrated one (Intel UHD/Iris/HD Graphics, "Radeon Graphics", Radeon 780M-style, Arc Graphics).
+3. else an integrated one (Intel UHD/Iris/HD Graphics, Arc Graphics, Arc 140V; AMD names that end in
+   "Graphics": "Radeon(TM) Graphics", "Radeon 780M Graphics", "Radeon(TM) RX Vega 11 Graphics").
+The integrated patterns are checked first: some AMD APUs call their integrated GPU "RX Vega".
 Within a tier the lowest index wins. Names can mislead: --adapter N always overrides the rule.
 
     python pick_adapter.py               # list the adapters and the one the rule picks
@@ -19,10 +21,19 @@ import re
 import sys
 
 # --8<-- [start:rule]
-DEDICATED = re.compile(r"Radeon\S* (RX|Pro|VII)\b|\bArc\S* [AB]\d{3}|GeForce|\bRTX\b|\bGTX\b|Quadro", re.IGNORECASE)
+# Integrated GPUs are named after the processor family, and AMD's end in "Graphics" even when they say
+# "RX" (Ryzen 2000G/3000G: "AMD Radeon(TM) RX Vega 11 Graphics"), so these patterns are checked first.
 INTEGRATED = re.compile(
-    r"\bUHD\b|\bIris\b|\bHD Graphics\b|Radeon\S* (\d{3}M )?Graphics|Radeon\S* Vega \d+ Graphics"
-    r"|\bArc\S* Graphics\b|Basic Render",
+    r"\bUHD\b|\bIris\b|\bHD Graphics\b|^Intel\S* Graphics\b"  # Intel: UHD 770, Iris Xe, HD 530, "Intel(R) Graphics"
+    r"|\bArc\S* Graphics$|\bArc\S* \d{3}[VT]\b"  # Core Ultra: "Arc(TM) Graphics", "Arc(TM) 140V GPU"
+    r"|Radeon\S* (RX )?Vega \d+ Graphics"  # Ryzen APUs: "Radeon(TM) Vega 8 Graphics", "RX Vega 11 Graphics"
+    r"|Radeon\S* (\d{3,4}[MS] )?Graphics"  # "Radeon(TM) Graphics", "Radeon 780M Graphics", "8060S Graphics"
+    r"|Radeon\S* R\d Graphics"  # A-series APUs: "Radeon(TM) R7 Graphics"
+    r"|Basic Render",  # Microsoft's software adapter: last resort
+    re.IGNORECASE,
+)
+DEDICATED = re.compile(
+    r"Radeon\S* (RX|Pro|VII|R\d \d{3}|HD \d{4}\b)|\bArc\S* (Pro )?[AB]\d{2,3}|NVIDIA|GeForce|\bRTX\b|\bGTX\b|Quadro",
     re.IGNORECASE,
 )
 
@@ -33,10 +44,10 @@ class AdapterChoiceError(ValueError):
 
 def adapter_kind(name: str) -> str:
     """'dedicated', 'integrated' or 'unknown', judged from the adapter's name alone."""
-    if DEDICATED.search(name):
-        return "dedicated"
     if INTEGRATED.search(name):
         return "integrated"
+    if DEDICATED.search(name):
+        return "dedicated"
     return "unknown"
 
 

@@ -14,27 +14,54 @@ pick_adapter = importlib.util.module_from_spec(SPEC)
 SPEC.loader.exec_module(pick_adapter)
 
 
-@pytest.mark.parametrize(
-    "name, kind",
-    [
-        ("AMD Radeon RX 6700 XT", "dedicated"),
-        ("AMD Radeon RX Vega 56", "dedicated"),
-        ("AMD Radeon Pro W6800", "dedicated"),
-        ("AMD Radeon VII", "dedicated"),
-        ("Intel(R) Arc(TM) A770 Graphics", "dedicated"),
-        ("Intel(R) Arc(TM) B580 Graphics", "dedicated"),
-        ("NVIDIA GeForce RTX 3060", "dedicated"),
-        ("Intel(R) UHD Graphics 770", "integrated"),
-        ("Intel(R) Iris(R) Xe Graphics", "integrated"),
-        ("Intel(R) HD Graphics 530", "integrated"),
-        ("AMD Radeon(TM) Graphics", "integrated"),
-        ("AMD Radeon(TM) 780M Graphics", "integrated"),
-        ("AMD Radeon Vega 8 Graphics", "integrated"),
-        ("Intel(R) Arc(TM) Graphics", "integrated"),
-        ("Microsoft Basic Render Driver", "integrated"),
-        ("Qualcomm(R) Adreno(TM) X1-85 GPU", "unknown"),
-    ],
-)
+# Adapter names as Windows reports them (DXGI / Device Manager), as they appear in public logs and bug reports.
+ADAPTER_NAMES = [
+    # AMD, dedicated
+    ("AMD Radeon RX 6700 XT", "dedicated"),
+    ("AMD Radeon RX 6600", "dedicated"),
+    ("AMD Radeon RX 7900 XTX", "dedicated"),
+    ("AMD Radeon RX 7600M XT", "dedicated"),
+    ("AMD Radeon RX Vega 56", "dedicated"),
+    ("AMD Radeon Pro W6800", "dedicated"),
+    ("AMD Radeon VII", "dedicated"),
+    ("AMD Radeon R9 200 Series", "dedicated"),
+    ("AMD Radeon HD 7970", "dedicated"),
+    # AMD APUs: the integrated GPU's name ends in "Graphics", some say "RX"
+    ("AMD Radeon(TM) RX Vega 11 Graphics", "integrated"),  # Ryzen 5 3400G: names "RX", still integrated
+    ("AMD Radeon(TM) RX Vega 10 Graphics", "integrated"),
+    ("AMD Radeon(TM) Vega 8 Graphics", "integrated"),
+    ("AMD Radeon Vega 8 Graphics", "integrated"),
+    ("AMD Radeon(TM) Graphics", "integrated"),
+    ("AMD Radeon(TM) 780M Graphics", "integrated"),
+    ("AMD Radeon 780M Graphics", "integrated"),
+    ("AMD Radeon(TM) 890M Graphics", "integrated"),
+    ("AMD Radeon(TM) 8060S Graphics", "integrated"),
+    ("AMD Radeon(TM) R7 Graphics", "integrated"),
+    # Intel
+    ("Intel(R) Arc(TM) A770 Graphics", "dedicated"),
+    ("Intel(R) Arc(TM) A370M Graphics", "dedicated"),
+    ("Intel(R) Arc(TM) B580 Graphics", "dedicated"),
+    ("Intel(R) Arc(TM) Pro A60M Graphics", "dedicated"),
+    ("Intel(R) UHD Graphics 770", "integrated"),
+    ("Intel(R) UHD Graphics 620", "integrated"),
+    ("Intel(R) Iris(R) Xe Graphics", "integrated"),
+    ("Intel(R) HD Graphics 530", "integrated"),
+    ("Intel(R) Arc(TM) Graphics", "integrated"),  # Core Ultra (Meteor Lake)
+    ("Intel(R) Arc(TM) 140V GPU (16GB)", "integrated"),  # Core Ultra 200V (Lunar Lake)
+    ("Intel(R) Graphics", "integrated"),  # Core Ultra 200S
+    # NVIDIA
+    ("NVIDIA GeForce RTX 3060", "dedicated"),
+    ("NVIDIA GeForce GTX 1650", "dedicated"),
+    ("NVIDIA RTX A2000 Laptop GPU", "dedicated"),
+    ("NVIDIA Quadro P1000", "dedicated"),
+    ("NVIDIA TITAN V", "dedicated"),
+    # others
+    ("Microsoft Basic Render Driver", "integrated"),  # software adapter: last resort
+    ("Qualcomm(R) Adreno(TM) X1-85 GPU", "unknown"),
+]
+
+
+@pytest.mark.parametrize("name, kind", ADAPTER_NAMES)
 def test_adapter_kind(name, kind):
     assert pick_adapter.adapter_kind(name) == kind
 
@@ -44,6 +71,9 @@ def test_adapter_kind(name, kind):
     [
         (["Intel(R) UHD Graphics 770", "AMD Radeon RX 6700 XT"], 1),  # the integrated GPU is listed first
         (["AMD Radeon RX 6600", "AMD Radeon(TM) Graphics"], 0),
+        (["AMD Radeon(TM) RX Vega 11 Graphics", "AMD Radeon RX 6600"], 1),  # an APU's "RX Vega" is integrated
+        (["AMD Radeon(TM) 780M Graphics", "NVIDIA GeForce RTX 4060 Laptop GPU"], 1),
+        (["Intel(R) Arc(TM) 140V GPU (16GB)", "Intel(R) Arc(TM) B580 Graphics"], 1),
         (["Intel(R) Iris(R) Xe Graphics", "Intel(R) Arc(TM) A370M Graphics"], 1),
         (["AMD Radeon(TM) Graphics", "Qualcomm(R) Adreno(TM) X1-85 GPU"], 1),  # unknown beats integrated
         (["NVIDIA GeForce GTX 1650", "AMD Radeon RX 7900 XTX"], 0),  # two dedicated: the lowest index
