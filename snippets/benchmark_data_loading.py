@@ -84,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--num-workers", type=int, default=0, help="DataLoader worker processes (default: 0)")
     parser.add_argument("--limit-train", type=positive_int, help="use only the first N training images")
-    parser.add_argument("--device", help="dml, dml:N, cuda or cpu (default: automatic)")
+    parser.add_argument("--device", help="dml, dml:N, xpu, cuda or cpu (default: automatic)")
     args = parser.parse_args(argv)
     if args.num_workers < 0:
         parser.error(f"argument --num-workers: {args.num_workers} must be 0 or more")

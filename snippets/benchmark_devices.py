@@ -72,7 +72,7 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--warmup-steps", type=positive_int, default=20)
     parser.add_argument("--limit-train", type=positive_int, help="use only the first N training images")
-    parser.add_argument("--device", help="the device to compare with the CPU: dml, dml:N, cuda (default: automatic)")
+    parser.add_argument("--device", help="the device to compare with the CPU: dml, dml:N, xpu, cuda (default: automatic)")
     parser.add_argument("--allow-cpu-only", action="store_true",
                         help="without a GPU, time the CPU alone instead of stopping with an error")
     args = parser.parse_args(argv)

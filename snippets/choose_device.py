@@ -1,4 +1,4 @@
-"""Choose the device to run PyTorch on: DirectML, else CUDA/ROCm, else the CPU.
+"""Choose the device to run PyTorch on: DirectML, else Intel XPU, else CUDA/ROCm, else the CPU.
 
 Use it from your own scripts in the same folder:
 
@@ -6,7 +6,7 @@ Use it from your own scripts in the same folder:
     device, reason = choose_device()
 
 Force a device with an argument or the TORCH_DEVICE environment variable:
-"dml", "dml:1", "cuda", "cuda:0" or "cpu".
+"dml", "dml:1", "xpu", "xpu:0", "cuda", "cuda:0" (CUDA or ROCm) or "cpu".
 """
 
 # --8<-- [start:choose_device]
@@ -34,13 +34,25 @@ def _load_directml():
     return torch_directml
 
 
+KINDS = "dml, dml:N, xpu, xpu:N, cuda, cuda:N (CUDA or ROCm) or cpu"
+
+
 def _parse(request: str) -> tuple[str, int | None]:
     kind, _, index = request.strip().lower().partition(":")
-    if kind not in {"dml", "cuda", "cpu"} or (index and not index.isdigit()):
-        raise DeviceChoiceError(
-            f"unknown device {request!r}: use dml, dml:N, cuda, cuda:N or cpu"
-        )
+    if kind not in {"dml", "xpu", "cuda", "cpu"} or (index and not index.isdigit()):
+        raise DeviceChoiceError(f"unknown device {request!r}: use {KINDS}")
     return kind, int(index) if index else None
+
+
+def _xpu_count() -> int:
+    """Intel GPUs that this torch can use (0 unless it is PyTorch's XPU build and a driver answers)."""
+    xpu = getattr(torch, "xpu", None)  # torch.xpu exists from torch 2.4 on
+    return xpu.device_count() if xpu is not None and xpu.is_available() else 0
+
+
+def gpu_backend() -> str:
+    """What torch.cuda runs on in this build: AMD's ROCm builds reuse the torch.cuda API."""
+    return "ROCm" if torch.version.hip else "CUDA"
 
 
 def _explicit(request: str) -> tuple[torch.device, str]:
@@ -61,13 +73,22 @@ def _explicit(request: str) -> tuple[torch.device, str]:
                 f"DirectML adapter {index} was requested but {count} adapter(s) exist"
             )
         return dml.device(index), f"DirectML adapter {index}: {dml.device_name(index)}, as requested"
-    count = torch.cuda.device_count() if torch.cuda.is_available() else 0
     index = 0 if index is None else index
+    if kind == "xpu":
+        count = _xpu_count()
+        if not 0 <= index < count:
+            raise DeviceChoiceError(
+                f"Intel XPU {index} was requested but {count} XPU device(s) are visible to torch "
+                f"{torch.__version__}: it needs PyTorch's XPU build and Intel's GPU driver"
+            )
+        return torch.device("xpu", index), f"Intel XPU {index}: {torch.xpu.get_device_name(index)}, as requested"
+    count = torch.cuda.device_count() if torch.cuda.is_available() else 0
     if not 0 <= index < count:
         raise DeviceChoiceError(
-            f"CUDA/ROCm GPU {index} was requested but {count} GPU(s) are visible to torch"
+            f"CUDA/ROCm GPU {index} was requested but {count} GPU(s) are visible to torch {torch.__version__}"
         )
-    return torch.device("cuda", index), f"GPU {index}: {torch.cuda.get_device_name(index)}, as requested"
+    return (torch.device("cuda", index),
+            f"{gpu_backend()} GPU {index}: {torch.cuda.get_device_name(index)}, as requested")
 
 
 def choose_device(request: str | None = None) -> tuple[torch.device, str]:
@@ -84,12 +105,15 @@ def choose_device(request: str | None = None) -> tuple[torch.device, str]:
         "torch-directml is not installed" if dml is None else "torch-directml found no adapter"
     )
 
+    # A torch build has at most one of these GPU back-ends compiled in (each has its own wheels).
+    if _xpu_count() > 0:
+        return torch.device("xpu", 0), f"Intel XPU 0: {torch.xpu.get_device_name(0)} ({why_not_dml})"
     if torch.cuda.is_available():
-        # ROCm builds of PyTorch also answer through torch.cuda.
-        backend = "ROCm" if torch.version.hip else "CUDA"
-        return torch.device("cuda", 0), f"{backend} GPU 0: {torch.cuda.get_device_name(0)} ({why_not_dml})"
+        # AMD's ROCm builds of PyTorch answer through torch.cuda too; torch.version.hip tells them apart.
+        return (torch.device("cuda", 0),
+                f"{gpu_backend()} GPU 0: {torch.cuda.get_device_name(0)} ({why_not_dml})")
 
-    return torch.device("cpu"), f"CPU ({why_not_dml}, and no CUDA/ROCm GPU is visible)"
+    return torch.device("cpu"), f"CPU ({why_not_dml}, and no XPU, CUDA or ROCm GPU is visible)"
 # --8<-- [end:choose_device]
 
 
@@ -98,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Show which device PyTorch will use, and why.")
     parser.add_argument(
         "--device",
-        help=f"dml, dml:N, cuda, cuda:N or cpu (default: ${DEVICE_ENV_VAR}, else automatic)",
+        help=f"{KINDS} (default: ${DEVICE_ENV_VAR}, else automatic)",
     )
     args = parser.parse_args(argv)
     try:

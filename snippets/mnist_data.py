@@ -16,9 +16,11 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from urllib.error import URLError
 
 import torch
 from torchvision import datasets
+from torchvision.datasets.utils import download_and_extract_archive
 
 # torchvision reads (and downloads) both sets in the same IDX format, into <data-dir>/<folder>/raw.
 DATASETS = {
@@ -38,10 +40,41 @@ class ArgumentParser(argparse.ArgumentParser):
         self.exit(2, f"error: {message} (see --help)\n")
 
 
+def _one_line(error: BaseException) -> str:
+    return (str(error).strip().splitlines() or [type(error).__name__])[0]
+
+
+def _download(name: str, data_dir: Path) -> None:
+    """Fetch the missing files into <data-dir>/<folder>/raw, trying torchvision's mirrors in turn.
+
+    torchvision's download=True does the same, but its error spans many lines (or prints the
+    cause elsewhere): this one raises DatasetError with the folder and the first cause, in one line.
+    """
+    dataset_class = DATASETS[name]
+    raw = data_dir / dataset_class.__name__ / "raw"
+    for filename, md5 in dataset_class.resources:
+        if (raw / filename.removesuffix(".gz")).is_file():
+            continue
+        first_cause = None
+        for mirror in dataset_class.mirrors:
+            try:
+                download_and_extract_archive(mirror + filename, download_root=str(raw), filename=filename, md5=md5)
+                break
+            except (URLError, RuntimeError) as error:  # no network, mirror down, or a damaged download
+                reason = error.reason if isinstance(error, URLError) else error
+                first_cause = first_cause or f"{mirror}{filename}: {_one_line(reason)}"
+        else:
+            raise DatasetError(f"cannot download {name} into {raw} (no internet?): {first_cause}")
+
+
 def _read_split(name: str, data_dir: Path, train: bool, download: bool):
     dataset_class = DATASETS[name]
     try:
-        dataset = dataset_class(root=str(data_dir), train=train, download=download)
+        if download:
+            _download(name, data_dir)
+        dataset = dataset_class(root=str(data_dir), train=train, download=False)
+    except DatasetError:
+        raise
     except RuntimeError as error:
         if "not found" in str(error).lower():  # torchvision: "Dataset not found. You can use download=True ..."
             folder = data_dir / dataset_class.__name__ / "raw"
@@ -49,12 +82,10 @@ def _read_split(name: str, data_dir: Path, train: bool, download: bool):
                 f"{name} not found in {folder}: run again with --download (needs internet once) "
                 f"or point --data-dir at the folder that holds {dataset_class.__name__}"
             ) from None
-        if download:  # torchvision: "Error downloading <file>" when no mirror answered (no network?)
-            raise DatasetError(f"cannot download {name} into {data_dir} (no internet?): {error}") from None
-        raise DatasetError(f"cannot read {name} from {data_dir}: {error}") from None
+        raise DatasetError(f"cannot read {name} from {data_dir}: {_one_line(error)}") from None
     except OSError as error:  # no permission to create the folder, a damaged file...
         what = "download" if download else "read"
-        raise DatasetError(f"cannot {what} {name} into {data_dir}: {error}") from None
+        raise DatasetError(f"cannot {what} {name} into {data_dir}: {_one_line(error)}") from None
     # .data holds every image as uint8 (N, 28, 28), .targets the labels (N,): no per-image transform.
     return dataset.data, dataset.targets
 

@@ -1,4 +1,4 @@
-"""Train LeNet on MNIST or Fashion-MNIST on the GPU (DirectML, CUDA/ROCm) or the CPU, with checkpoints.
+"""Train LeNet on MNIST or Fashion-MNIST on the GPU (DirectML, XPU, CUDA/ROCm) or the CPU, with checkpoints.
 
 Keep it next to choose_device.py, mnist_data.py and lenet.py, then:
 
@@ -75,6 +75,8 @@ def synchronize(device, model):
     """
     if device.type == "cuda":  # CUDA and ROCm builds of PyTorch
         torch.cuda.synchronize(device)
+    elif device.type == "xpu":  # Intel GPUs through PyTorch's XPU build
+        torch.xpu.synchronize(device)
     elif device.type != "cpu":
         # torch-directml has no synchronize(): reading a value back (.item()) waits for the queued work.
         next(model.parameters()).sum().item()
@@ -190,7 +192,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--batch-size", type=positive_int, default=64)
     parser.add_argument("--lr", type=positive_float, default=1e-3, help="Adam's learning rate (default: 0.001)")
     parser.add_argument("--seed", type=int, default=0, help="same seed, same initial weights and batch order")
-    parser.add_argument("--device", help="dml, dml:N, cuda or cpu (default: $TORCH_DEVICE, else automatic)")
+    parser.add_argument("--device", help="dml, dml:N, xpu, cuda or cpu (default: $TORCH_DEVICE, else automatic)")
     parser.add_argument("--checkpoint", type=Path, help="default: checkpoints\\lenet-<dataset>.pt")
     parser.add_argument("--resume", action="store_true", help="continue from the checkpoint if there is one")
     parser.add_argument("--limit-train", type=positive_int, help="use only the first N training images")

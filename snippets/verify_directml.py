@@ -2,7 +2,7 @@
 
     python verify_directml.py                  # exit 0 only if DirectML works
     python verify_directml.py --adapter 1      # test another adapter (see the list it prints)
-    python verify_directml.py --allow-fallback # no DirectML? verify CUDA/ROCm or the CPU instead
+    python verify_directml.py --allow-fallback # no DirectML? verify Intel XPU, CUDA/ROCm or the CPU instead
 
 On failure it prints one line saying what is wrong and what to do, and exits with 1.
 """
@@ -111,7 +111,7 @@ def verify_directml(adapter: int | None) -> str:
 
 
 def verify_fallback() -> str:
-    from choose_device import DeviceChoiceError, choose_device
+    from choose_device import DeviceChoiceError, choose_device, gpu_backend
 
     try:
         device, reason = choose_device()
@@ -119,7 +119,9 @@ def verify_fallback() -> str:
         raise VerificationError(str(error)) from None
     print(f"Testing {device} ({reason})")
     verify(device)
-    return f"PyTorch works on {device} (not DirectML)"
+    # A ROCm build's GPU is a "cuda" device: say which back-end really ran.
+    backend = {"xpu": "Intel XPU", "cuda": gpu_backend(), "cpu": "CPU"}.get(device.type, device.type)
+    return f"PyTorch works on {device} ({backend}, not DirectML)"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -128,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--allow-fallback",
         action="store_true",
-        help="if DirectML does not work, verify CUDA/ROCm or the CPU instead and exit 0",
+        help="if DirectML does not work, verify Intel XPU, CUDA/ROCm or the CPU instead and exit 0",
     )
     args = parser.parse_args(argv)
 

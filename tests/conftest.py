@@ -104,7 +104,26 @@ def _reason(report) -> str:
     return str(longrepr)
 
 
+def torch_versions() -> str:
+    """The torch this run tested: the scripts serve torch-directml's pins and current torch alike."""
+    from importlib import metadata
+
+    found = []
+    for name in ("torch", "torchvision", "torch-directml"):
+        try:
+            found.append(f"{name} {metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            found.append(f"{name} not installed")
+    return ", ".join(found) + f"; Python {sys.version.split()[0]}"
+
+
+def pytest_report_header(config) -> str:
+    return f"tested with {torch_versions()}"
+
+
 def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    terminalreporter.write_sep("-", "versions")
+    terminalreporter.write_line(f"tested with {torch_versions()}")
     stats = terminalreporter.stats
     site = {
         outcome: [r for r in stats.get(outcome, []) if "test_site_blocks.py::test_site_block_runs" in r.nodeid]

@@ -26,7 +26,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 # Each command sits under its bold label, one fence per platform, in this order.
-LABELS = {"serve": "**Serve the site**", "test": "**Run the tests**"}
+LABELS = {
+    "serve": "**Serve the site**",
+    "test": "**Run the tests**",
+    "current": "**Run the scripts' tests on current torch too**",
+}
 FENCE = re.compile(r"^```(\w+)\n(.*?)^```", re.M | re.S)
 URL = "http://127.0.0.1:8000/"
 

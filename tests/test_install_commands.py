@@ -3,6 +3,10 @@
 Commands in a fence preceded by ``<!-- install-check: historical -->`` are the opposite: old recipes
 shown as history, which must no longer install.
 
+Commands in a fence preceded by ``<!-- install-check: vendor-index -->`` install from a vendor's own
+index (AMD's ROCm wheels, PyTorch's XPU and CUDA indexes), which these machines cannot reach: their
+form is checked instead (the tests' names say "not resolved").
+
 The commands are read from the *expanded* page (after {{ pin.X }} substitution), so a command
 added to the page is tested without touching this file. Each is resolved with
 ``pip install --dry-run --report`` for the platform of the tab it sits in: Windows (win_amd64,
@@ -38,6 +42,7 @@ from guide_harness import DOCS, page_source, pages, pins_hook
 
 PYPROJECT = DOCS.parent / "pyproject.toml"
 HISTORICAL = re.compile(r"^\s*<!--\s*install-check:\s*historical\s*-->\s*$")
+VENDOR_INDEX = re.compile(r"^\s*<!--\s*install-check:\s*vendor-index\s*-->\s*$")
 PINS = pins_hook.load_pins()
 INDEX = "https://pypi.org/simple"
 
@@ -90,6 +95,7 @@ class InstallCommand:
     historical: bool = False
     page: str = "setup.md"
     index: str | None = None  # -i URL: a mirror of PyPI
+    vendor_index: bool = False
 
     @property
     def test_id(self) -> str:
@@ -128,12 +134,35 @@ def install_commands(markdown: str) -> list[InstallCommand]:
             target = "linux" if "WSL2 / Linux" in tabs else "windows"
             above = [line for line in lines[:index] if line.strip()][-1:]
             historical = bool(above) and bool(HISTORICAL.match(above[0]))
+            if above and VENDOR_INDEX.match(above[0]):
+                commands += _vendor_commands(lines, index + 1, end, target)
+                index = end + 1
+                continue
             for number in range(index + 1, end):
                 match = INSTALL.match(lines[number].strip())
                 if match:
                     command = _command(number + 1, lines[number].strip(), match["args"], target)
                     commands.append(InstallCommand(**{**command.__dict__, "historical": historical}))
         index = end + 1
+    return commands
+
+
+def _vendor_commands(lines: list[str], start: int, end: int, target: str) -> list[InstallCommand]:
+    """Install commands of a vendor-index fence, continuation lines (` in PowerShell, ^ in cmd) joined."""
+    commands, pending, first = [], "", 0
+    for number in range(start, end):
+        text = lines[number].strip()
+        if not pending:
+            first = number + 1
+        pending = f"{pending} {text}".strip()
+        if pending.endswith((" `", " ^")):
+            pending = pending[:-2]
+            continue
+        match = INSTALL.match(pending)
+        assert match, f"line {first}: a vendor-index fence holds only install commands: {pending}"
+        commands.append(InstallCommand(first, pending, target, tuple(shlex.split(match["args"])), vendor_index=True))
+        pending = ""
+    assert not pending, f"line {first}: the command ends in a continuation character"
     return commands
 
 
@@ -169,9 +198,20 @@ def _command(line: int, text: str, args: str, target: str) -> InstallCommand:
     return InstallCommand(line, text, target, tuple(requirements), index=index)
 
 
+# Pinned packages that PyPI has as a source distribution only. pip cannot resolve an sdist for another
+# platform (--platform needs --only-binary=:all:), so resolve() leaves them out, and
+# test_sdist_only_pins_exist_on_pypi checks their pins against PyPI's file list instead.
+SDIST_ONLY = {"jieba": "pure Python; Material's search segments Chinese with it (docs group)"}
+
+
+def _name(requirement: str) -> str:
+    return re.split(r"[\s=<>!~;\[]", requirement, maxsplit=1)[0].lower().replace("_", "-")
+
+
 @cache
 def resolve(target: str, python: str, requirements: tuple[str, ...]) -> tuple[subprocess.CompletedProcess, dict | None]:
     """pip's dry-run resolution of ``requirements`` for ``target`` and CPython ``python``: (result, report)."""
+    requirements = tuple(r for r in requirements if _name(r) not in SDIST_ONLY)
     config = TARGETS[target]
     markers = {
         **config["markers"],
@@ -214,6 +254,8 @@ def site_install_commands() -> list[InstallCommand]:
 
 
 ALL_COMMANDS = site_install_commands()
+VENDOR_COMMANDS = [c for c in ALL_COMMANDS if c.vendor_index]
+ALL_COMMANDS = [c for c in ALL_COMMANDS if not c.vendor_index]
 COMMANDS = [c for c in ALL_COMMANDS if not c.historical]
 OLD_RECIPES = [c for c in ALL_COMMANDS if c.historical]
 OLD_FORK = [c for c in OLD_RECIPES if c.requirements == ("pytorch-directml",)]
@@ -232,9 +274,13 @@ def test_install_command_resolves_for_its_target(command):
     packages = installed(report)
     if any(r.startswith("torch-directml") for r in command.requirements):
         assert "torch-directml" in packages, sorted(packages)
+    # A command that names its own torch (the CPU-only set-up: current torch) gets exactly that one;
+    # every other command gets torch-directml's pins.
+    named = dict(r.split("==", 1) for r in command.requirements if "==" in r and ";" not in r)
     for name in ("torch-directml", "torch", "torchvision"):
         if name in packages:
-            assert packages[name]["metadata"]["version"] == PINS[name], (name, packages[name]["metadata"]["version"])
+            expected = named.get(name, PINS[name])
+            assert packages[name]["metadata"]["version"] == expected, (name, packages[name]["metadata"]["version"])
     for name, item in packages.items():
         wheel = item["download_info"]["url"].rsplit("/", 1)[-1]
         assert wheel.endswith(".whl") and any(tag in wheel for tag in WHEEL_TAGS[command.target]), (name, wheel)
@@ -279,6 +325,86 @@ def test_the_old_fork_no_longer_installs(command):
 
 def test_the_old_fork_is_among_the_historical_recipes():
     assert OLD_FORK, OLD_RECIPES
+
+
+# ---- vendor indexes (not reachable from here): the form of each command, not a resolution ----
+
+ROCM_FILE = re.compile(
+    r"^https://repo\.radeon\.com/rocm/windows/rocm-rel-(?P<release>\d+\.\d+\.\d+)/(?P<file>"
+    r"rocm_sdk_(?:core|devel|libraries_custom)-(?P<sdk>[\w.]+)-py3-none-win_amd64\.whl"
+    r"|rocm-(?P<tarball>[\w.]+)\.tar\.gz"
+    r"|(?P<package>torch|torchvision|torchaudio)-[\d.]+%2Brocm(?P<local>[\d.]+)-cp(?P<cp>\d+)-cp\d+-win_amd64\.whl)$"
+)
+PYTORCH_INDEX = re.compile(r"^https://download\.pytorch\.org/whl/(?P<build>xpu|cu\d{3}|cpu)$")
+
+
+def vendor_command_problems(command: InstallCommand) -> list[str]:
+    """What is wrong with the form of a vendor-index install command (an empty list: nothing)."""
+    words = list(command.requirements)
+    if "--index-url" in words:
+        position = words.index("--index-url")
+        index_url = words[position + 1] if position + 1 < len(words) else ""
+        packages = words[:position] + words[position + 2:]
+        problems = [] if PYTORCH_INDEX.match(index_url) else [f"not a PyTorch index URL: {index_url!r}"]
+        if not {"torch", "torchvision"} <= set(packages):
+            problems.append(f"does not install torch and torchvision: {packages}")
+        problems += [f"unexpected option {w}" for w in packages if w.startswith("-")]
+        return problems
+    problems = [f"unexpected option {w}" for w in words if w.startswith("-") and w != "--no-cache-dir"]
+    files = [ROCM_FILE.match(w) for w in words if not w.startswith("-")]
+    problems += [f"not one of AMD's Windows ROCm files: {w}" for w, m in zip([w for w in words if not w.startswith("-")], files) if not m]
+    found = [m for m in files if m]
+    releases = {m["release"] for m in found} | {m["sdk"] or m["tarball"] or m["local"] for m in found}
+    if len(releases) > 1:
+        problems.append(f"files of several ROCm releases: {sorted(releases)}")
+    python = "".join(PINS["python"].split("."))
+    problems += [f"{m['file']} is not for CPython {PINS['python']}" for m in found if m["cp"] and m["cp"] != python]
+    if not found:
+        problems.append("installs nothing")
+    return problems
+
+
+@pytest.mark.parametrize("command", VENDOR_COMMANDS, ids=lambda c: c.test_id)
+def test_vendor_index_command_form_not_resolved(command):
+    """AMD's and PyTorch's own indexes are unreachable here: check the command's form, do not resolve it."""
+    assert vendor_command_problems(command) == [], command.text
+
+
+def test_the_setup_page_has_a_vendor_command_for_each_backend():
+    texts = [c.text for c in VENDOR_COMMANDS if c.page == "setup.md"]
+    rocm = [t for t in texts if "repo.radeon.com" in t]
+    assert any("rocm_sdk_core" in t for t in rocm) and any("/torch-" in t and "/torchvision-" in t for t in rocm)
+    assert any(t.endswith("/whl/xpu") for t in texts), texts
+    assert any(re.search(r"/whl/cu\d{3}$", t) for t in texts), texts
+
+
+@pytest.mark.parametrize(
+    "text, problem",
+    [
+        ("pip install torch torchvision --index-url https://download.pytorch.org/whl/rocm6.4", "not a PyTorch index URL"),
+        ("pip install torch --index-url https://download.pytorch.org/whl/xpu", "does not install torch and torchvision"),
+        ("pip install torch torchvision --index-url https://example.com/whl/cu130", "not a PyTorch index URL"),
+        ("pip install --no-cache-dir https://repo.radeon.com/rocm/windows/rocm-rel-7.2.1/"
+         "torch-2.9.1%2Brocm7.2.1-cp311-cp311-win_amd64.whl", "is not for CPython"),
+        ("pip install --no-cache-dir https://repo.radeon.com/rocm/windows/rocm-rel-7.2.1/rocm-7.2.1.tar.gz "
+         "https://repo.radeon.com/rocm/windows/rocm-rel-7.2.0/rocm-7.2.0.tar.gz", "several ROCm releases"),
+        ("pip install --pre https://repo.radeon.com/rocm/windows/rocm-rel-7.2.1/rocm-7.2.1.tar.gz", "unexpected option"),
+        ("pip install https://repo.radeon.com/rocm/windows/rocm-rel-7.2.1/torch-2.9.1-cp312-cp312-win_amd64.whl",
+         "not one of AMD's"),
+    ],
+)
+def test_vendor_form_check_catches(text, problem):
+    markdown = f"<!-- install-check: vendor-index -->\n```powershell\n{text}\n```\n"
+    (command,) = install_commands(markdown)
+    assert any(problem in p for p in vendor_command_problems(command)), vendor_command_problems(command)
+
+
+def test_vendor_fence_joins_continuation_lines():
+    markdown = ("<!-- install-check: vendor-index -->\n```bat\npip install --no-cache-dir ^\n"
+                "    https://repo.radeon.com/rocm/windows/rocm-rel-7.2.1/rocm-7.2.1.tar.gz\n```\n")
+    (command,) = install_commands(markdown)
+    assert command.vendor_index and command.line == 3
+    assert command.requirements == ("--no-cache-dir", "https://repo.radeon.com/rocm/windows/rocm-rel-7.2.1/rocm-7.2.1.tar.gz")
 
 
 @pytest.mark.parametrize(
@@ -358,3 +484,18 @@ def test_mirror_check_downloads_exactly_the_pinned_wheels(entry):
     assert result.returncode == 0, result.stderr[-3000:]
     versions = {name: item["metadata"]["version"] for name, item in installed(report).items()}
     assert all(versions[name] == version for name, version in pinned.items()), versions
+
+
+@pytest.mark.parametrize("name", sorted(SDIST_ONLY))
+def test_sdist_only_pins_exist_on_pypi(name):
+    """A package resolve() leaves out: its pin exists on PyPI, as the source distribution it only has."""
+    import urllib.request
+
+    pinned = [r for r in dependency_group("test") if _name(r) == name]
+    assert len(pinned) == 1 and "==" in pinned[0], pinned
+    version = pinned[0].split("==", 1)[1].split(";")[0].strip()
+    request = urllib.request.Request(f"{INDEX}/{name}/", headers={"Accept": "application/vnd.pypi.simple.v1+json"})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        files = [f["filename"] for f in json.load(response)["files"]]
+    assert f"{name}-{version}.tar.gz" in files, files[-5:]
+    assert not any(f.endswith(".whl") for f in files), f"{name} has wheels now: take it out of SDIST_ONLY"

@@ -103,8 +103,21 @@ def disagreements(pyproject_text: str, lock_text: str, group: str, platform: str
             problems.append(f"{requirement} is in the {group!r} group but not in the lock")
         elif lock[name]["version"] not in requirement.specifier:
             problems.append(f"{requirement} is in the {group!r} group but the lock has {name}=={lock[name]['version']}")
-    # Everything pinned exactly anywhere in pyproject.toml is locked at that version, if it is locked.
+    # Everything pinned exactly anywhere in pyproject.toml is locked at that version, if it is locked;
+    # a group listed in [tool.directml-guide] separate-groups (current torch beside the torch-directml
+    # pins) and the groups that include it form their own world, checked only against their own locks.
+    separate = set(tomllib.loads(pyproject_text).get("tool", {}).get("directml-guide", {}).get("separate-groups", []))
+
+    def world(name: str) -> frozenset:
+        found = {name} & separate
+        for entry in all_groups[name]:
+            if isinstance(entry, dict):
+                found |= world(entry["include-group"])
+        return frozenset(found)
+
     for name_in_group, entries in all_groups.items():
+        if world(name_in_group) != world(group):
+            continue
         for requirement in group_requirements(all_groups, name_in_group):
             pins = [s.version for s in requirement.specifier if s.operator == "=="]
             name = canonicalize_name(requirement.name)
@@ -163,15 +176,26 @@ def test_windows_lock_has_torch_directml_and_linux_lock_has_not():
 
 
 def _install_steps():
-    """(workflow file, step run text) for each step that runs `pip install`."""
+    """(workflow file, step run text) for each step that runs `pip install`.
+
+    A job whose matrix names a `lock` for each leg and installs `-r "$LOCK"` yields one line per leg,
+    with the leg's lock written in.
+    """
     for path in sorted(WORKFLOWS.glob("*.y*ml")):
         workflow = yaml.safe_load(read(path))
         for job in (workflow.get("jobs") or {}).values():
+            legs = ((job.get("strategy") or {}).get("matrix") or {}).get("include") or [{}]
             for step in job.get("steps") or []:
                 run = step.get("run", "")
                 for line in run.splitlines():
                     if re.search(r"\bpip\s+install\b", line):
-                        yield path.name, line.strip()
+                        for leg in legs:
+                            if "$LOCK" in line:
+                                assert (job.get("env") or {}).get("LOCK") == "${{ matrix.lock }}", path.name
+                                assert "lock" in leg, (path.name, leg)
+                                yield path.name, line.strip().replace('"$LOCK"', leg["lock"])
+                            else:
+                                yield path.name, line.strip()
 
 
 def test_workflows_install_only_from_a_lock_with_hash_checking():
@@ -187,12 +211,14 @@ def test_workflows_install_only_from_a_lock_with_hash_checking():
 
 def test_each_workflow_installs_the_lock_for_its_platform():
     expected = {
-        "directml.yml": lock_script.lock_path("test", "windows", "3.12"),
-        "site.yml": lock_script.lock_path("test", "linux", "3.12"),
+        "directml.yml": {lock_script.lock_path("test", "windows", "3.12")},
+        "site.yml": {lock_script.lock_path("test", "linux", "3.12"), lock_script.lock_path("test-current", "linux", "3.12")},
     }
+    seen = {name: set() for name in expected}
     for name, line in _install_steps():
         if name in expected:
-            assert ROOT / re.search(r"-r\s+(\S+)", line)[1].replace("\\", "/") == expected[name], (name, line)
+            seen[name].add(ROOT / re.search(r"-r\s+(\S+)", line)[1].replace("\\", "/"))
+    assert seen == expected
 
 
 # --- the check can fail ---------------------------------------------------------------
@@ -212,7 +238,7 @@ def _bump(text: str, old: str, new: str) -> str:
         (lambda t: _bump(t, '"pytest==9.2.0"', '"pytest==9.3.0"'), None, "pytest==9.3.0 is in the 'test' group"),
         (lambda t: _bump(t, '"numpy==2.4.6"', '"numpy==2.4.7"'), None, "numpy==2.4.7"),
         # a requirement added to the group, not to the lock
-        (lambda t: _bump(t, '"pyyaml==6.0.4",', '"pyyaml==6.0.4",\n    "rich==14.0.0",'), None, "rich==14.0.0 is in the 'test' group but not in the lock"),
+        (lambda t: _bump(t, '"ipykernel==7.4.0",', '"ipykernel==7.4.0",\n    "rich==14.0.0",'), None, "rich==14.0.0 is in the 'test' group but not in the lock"),
         # a requirement removed from the group, still in the lock as direct
         (lambda t: _bump(t, '    "zizmor==1.32.0",\n', ""), None, "the lock says zizmor comes from the 'test' group"),
         # the lock edited by hand

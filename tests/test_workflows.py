@@ -18,6 +18,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -485,12 +486,17 @@ DEPLOY_CONTEXTS = {
 }
 
 
-def evaluate_condition(expression: str, event: str, ref: str) -> bool:
-    """Evaluate a workflow `if:` built from github.event_name, github.ref, ==, !=, &&, || and ()."""
-    tokens = re.findall(r"github\.event_name|github\.ref|'[^']*'|==|!=|&&|\|\||\(|\)|\S+", expression)
+def evaluate_condition(expression: str, event: str, ref: str, group: str = "test") -> bool:
+    """Evaluate a workflow `if:` built from github.event_name, github.ref, matrix.group, ==, !=, &&, || and ().
+
+    `group` is the site workflow's matrix leg; the deploy contexts are those of the leg that builds the site.
+    """
+    tokens = re.findall(r"github\.event_name|github\.ref|matrix\.group|'[^']*'|==|!=|&&|\|\||\(|\)|\S+", expression)
     python = []
     for token in tokens:
-        if token == "github.event_name":
+        if token == "matrix.group":
+            python.append(repr(group))
+        elif token == "github.event_name":
             python.append(repr(event))
         elif token == "github.ref":
             python.append(repr(ref))
@@ -501,6 +507,15 @@ def evaluate_condition(expression: str, event: str, ref: str) -> bool:
         else:
             raise ValueError(f"cannot evaluate {token!r} in {expression!r}")
     return bool(eval(" ".join(python), {"__builtins__": {}}))  # noqa: S307 - tokens checked above
+
+
+def test_only_the_pinned_torch_leg_uploads_the_site():
+    """The current-torch leg never looks up the Pages URL nor uploads: one artifact per run."""
+    for name, condition in deploy_conditions(load(SITE)).items():
+        if name == "deploy job":
+            continue
+        for event, ref in DEPLOY_CONTEXTS:
+            assert not evaluate_condition(condition, event, ref, group="test-current"), (name, event, ref)
 
 
 def deploy_conditions(workflow: dict) -> dict:
@@ -576,16 +591,27 @@ def test_site_workflow():
     runs = "\n".join(s.get("run", "") for s in steps(build))
     # The real-data tests need Fashion-MNIST (they fail, not skip, when CI is set and it is missing).
     assert data_problems(workflow) == []
-    assert "python -m pip install --require-hashes -r .github/locks/test-linux-py3.12.txt" in runs
-    assert "python -m pytest" in runs
+    assert 'python -m pip install --require-hashes -r "$LOCK"' in runs
+    assert "python -m pytest $TESTS" in runs
     assert "mkdocs build --strict" in runs
+    # Two legs: the whole suite on torch-directml's pins, and the README's current-torch tests.
+    legs = {leg["group"]: leg["tests"] for leg in build["strategy"]["matrix"]["include"]}
+    assert legs == {"test": "", "test-current": "tests/snippets tests/test_site_blocks.py"}
+    locks = {leg["group"]: leg["lock"] for leg in build["strategy"]["matrix"]["include"]}
+    assert locks == {g: f".github/locks/{g}-linux-py3.12.txt" for g in legs}
+    assert build["env"] == {"GROUP": "${{ matrix.group }}", "LOCK": "${{ matrix.lock }}", "TESTS": "${{ matrix.tests }}"}
+    groups = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["dependency-groups"]
+    assert set(legs) <= set(groups)
+    assert build["strategy"]["fail-fast"] is False
+    site_build = next(s for s in steps(build) if "mkdocs build" in s.get("run", ""))
+    assert site_build["if"] == "matrix.group == 'test'"
     python = [s for s in steps(build) if str(s.get("uses", "")).startswith("actions/setup-python@")]
     assert python and python[0]["with"]["python-version"] == "3.12"
     # pip's download cache, keyed on the lock the job installs
     assert python[0]["with"]["cache"] == "pip"
-    assert python[0]["with"]["cache-dependency-path"] == ".github/locks/test-linux-py3.12.txt"
+    assert python[0]["with"]["cache-dependency-path"] == "${{ matrix.lock }}"
     upload = [s for s in steps(build) if str(s.get("uses", "")).startswith("actions/upload-pages-artifact@")]
-    assert upload
+    assert upload and "matrix.group == 'test'" in upload[0]["if"]  # one artifact, from the leg that built the site
     # Deploy (see test_site_deploys_on_push_and_manual_dispatch_on_main_only): only Pages + OIDC,
     # serialized, never cancelled.
     assert deploy["needs"] == "build"

@@ -43,6 +43,7 @@ PLATFORMS = {
 LOCKS = [
     ("test", "windows", "3.12"),  # .github/workflows/directml.yml
     ("test", "linux", "3.12"),  # .github/workflows/site.yml
+    ("test-current", "linux", "3.12"),  # .github/workflows/site.yml, current-torch leg
 ]
 
 

@@ -16,10 +16,16 @@ EXACT_PIN = re.compile(r"^\s*([A-Za-z0-9_.-]+)\s*==\s*([^;\s]+)")
 
 
 def load_pins(pyproject: Path = PYPROJECT) -> dict[str, str]:
-    """Map each exactly pinned package (and each [tool.directml-guide] value) to its version."""
+    """Map each exactly pinned package (and each [tool.directml-guide] value) to its version.
+
+    A group listed in [tool.directml-guide] ``separate-groups`` (another torch beside the
+    torch-directml pins) is quoted with its name: ``{{ pin.current.torch }}``.
+    """
     data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    settings = dict(data.get("tool", {}).get("directml-guide", {}))
+    separate = set(settings.pop("separate-groups", []))
     pins: dict[str, str] = {}
-    for requirements in data.get("dependency-groups", {}).values():
+    for group, requirements in data.get("dependency-groups", {}).items():
         for requirement in requirements:
             if not isinstance(requirement, str):  # {include-group = ...}
                 continue
@@ -27,10 +33,12 @@ def load_pins(pyproject: Path = PYPROJECT) -> dict[str, str]:
             if match is None:
                 continue
             name, version = match.group(1).lower(), match.group(2)
+            if group in separate:
+                name = f"{group}.{name}"
             if pins.get(name, version) != version:
                 raise ValueError(f"{name} is pinned to two versions in {pyproject.name}")
             pins[name] = version
-    pins.update(data.get("tool", {}).get("directml-guide", {}))
+    pins.update(settings)
     return pins
 
 

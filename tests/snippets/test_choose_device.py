@@ -28,13 +28,17 @@ def fake_directml(names):
 
 @pytest.fixture
 def machine(monkeypatch):
-    """A machine with neither DirectML nor CUDA; tests add what they need."""
+    """A machine with neither DirectML nor XPU nor CUDA/ROCm; tests add what they need."""
     monkeypatch.delenv("TORCH_DEVICE", raising=False)
     monkeypatch.setattr(choose_device, "_load_directml", lambda: None)
     monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
     monkeypatch.setattr(torch.cuda, "device_count", lambda: 0)
+    monkeypatch.setattr(torch.version, "hip", None)
+    # Stand-ins for torch.xpu as PyTorch's XPU build has it (is_available, device_count, get_device_name).
+    monkeypatch.setattr(torch.xpu, "is_available", lambda: False)
+    monkeypatch.setattr(torch.xpu, "device_count", lambda: 0)
 
-    def add(directml=None, cuda_name=None, hip=None):
+    def add(directml=None, cuda_name=None, hip=None, xpu=None):
         if directml is not None:
             monkeypatch.setattr(choose_device, "_load_directml", lambda: fake_directml(directml))
         if cuda_name is not None:
@@ -42,6 +46,10 @@ def machine(monkeypatch):
             monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
             monkeypatch.setattr(torch.cuda, "get_device_name", lambda i=0: cuda_name)
             monkeypatch.setattr(torch.version, "hip", hip)
+        if xpu is not None:
+            monkeypatch.setattr(torch.xpu, "is_available", lambda: bool(xpu))
+            monkeypatch.setattr(torch.xpu, "device_count", lambda: len(xpu))
+            monkeypatch.setattr(torch.xpu, "get_device_name", lambda i=0: xpu[i])
 
     return add
 
@@ -74,6 +82,42 @@ def test_cuda_or_rocm_when_no_directml(machine, hip, backend):
     assert reason.startswith(f"{backend} GPU 0: Radeon RX 7900 XTX")
 
 
+def test_intel_xpu_when_no_directml(machine):
+    machine(xpu=["Intel(R) Arc(TM) A770 Graphics"])
+    device, reason = choose_device.choose_device()
+    assert device == torch.device("xpu", 0)
+    assert reason == "Intel XPU 0: Intel(R) Arc(TM) A770 Graphics (torch-directml is not installed)"
+
+
+def test_directml_before_xpu_and_xpu_before_cuda(machine):
+    machine(directml=["Intel(R) Arc(TM) A770 Graphics"], xpu=["Intel(R) Arc(TM) A770 Graphics"], cuda_name="Other")
+    assert choose_device.choose_device()[0].type == "privateuseone"
+    machine(directml=[])  # torch-directml installed, but it sees no adapter
+    device, reason = choose_device.choose_device()
+    assert device == torch.device("xpu", 0) and reason.endswith("(torch-directml found no adapter)")
+
+
+def test_xpu_build_without_a_device_falls_through(machine):
+    machine(xpu=[])  # XPU build, no Intel GPU driver: is_available() is False
+    device, reason = choose_device.choose_device()
+    assert device.type == "cpu"
+    assert "no XPU, CUDA or ROCm GPU is visible" in reason
+
+
+@pytest.mark.parametrize("request_, expected", [("xpu", torch.device("xpu", 0)), ("XPU:1", torch.device("xpu", 1))])
+def test_explicit_xpu(machine, request_, expected):
+    machine(xpu=["Intel(R) Arc(TM) B580 Graphics", "Intel(R) Graphics"])
+    device, reason = choose_device.choose_device(request_)
+    assert device == expected
+    assert reason.startswith(f"Intel XPU {expected.index}: ") and reason.endswith(", as requested")
+
+
+@pytest.mark.parametrize("hip, backend", [(None, "CUDA"), ("6.4.43484", "ROCm")])
+def test_explicit_cuda_names_the_backend(machine, hip, backend):
+    machine(cuda_name="AMD Radeon RX 9070 XT", hip=hip)
+    assert choose_device.choose_device("cuda:0")[1] == f"{backend} GPU 0: AMD Radeon RX 9070 XT, as requested"
+
+
 def test_explicit_adapter_and_environment_override(machine, monkeypatch):
     machine(directml=["Intel UHD Graphics", "AMD Radeon RX 6600"])
     assert choose_device.choose_device("dml:1")[0] == torch.device("privateuseone", 1)
@@ -90,6 +134,10 @@ def test_explicit_adapter_and_environment_override(machine, monkeypatch):
         ("dml:x", "unknown device"),
         ("dml", "torch-directml is not installed"),
         ("cuda", "0 GPU(s)"),
+        ("xpu", "Intel XPU 0 was requested but 0 XPU device(s) are visible"),
+        ("xpu:2", "needs PyTorch's XPU build"),
+        ("rocm", "unknown device 'rocm': use dml, dml:N, xpu, xpu:N, cuda, cuda:N (CUDA or ROCm) or cpu"),
+        ("xpu:-1", "unknown device"),
     ],
 )
 def test_impossible_requests_are_refused(machine, request_, message):
@@ -112,8 +160,21 @@ def test_script_reports_its_choice(tmp_path):
     assert automatic.stdout.startswith("device: ")
 
 
+def test_missing_xpu_index_is_refused(machine):
+    machine(xpu=["Intel(R) Arc(TM) A770 Graphics"])
+    with pytest.raises(choose_device.DeviceChoiceError, match=r"Intel XPU 1 was requested but 1 XPU device\(s\)"):
+        choose_device.choose_device("xpu:1")
+
+
 def test_script_refuses_a_bad_device_in_one_line(tmp_path):
     assert_one_line_error(run_snippet("choose_device.py", cwd=tmp_path, TORCH_DEVICE="tpu"), "unknown device 'tpu'")
+
+
+@pytest.mark.skipif(torch.xpu.is_available(), reason="this machine has an XPU")
+def test_script_refuses_an_absent_xpu_in_one_line(tmp_path):
+    # The real torch of this run, not a stand-in: its XPU API answers "no device" without a traceback.
+    assert_one_line_error(run_snippet("choose_device.py", "--device", "xpu", cwd=tmp_path),
+                          "Intel XPU 0 was requested but 0 XPU device(s)", f"torch {torch.__version__}")
 
 
 @pytest.mark.directml

@@ -6,6 +6,7 @@ import importlib
 import subprocess
 import sys
 
+import pytest
 import torch
 
 from guide_harness import SNIPPETS, assert_one_line_error, run_snippet
@@ -69,17 +70,43 @@ def test_download_that_cannot_write_is_one_line(tmp_path):
 
 def test_download_without_network_is_one_line(tmp_path, monkeypatch, capsys):
     # Stand in for the network being down: torchvision's downloader fails as urllib does, nothing is fetched.
-    import torchvision.datasets.mnist
     from urllib.error import URLError
 
-    def no_network(url, **kwargs):
-        raise URLError("[Errno -3] Temporary failure in name resolution")
+    tried = []
 
-    monkeypatch.setattr(torchvision.datasets.mnist, "download_and_extract_archive", no_network)
+    def no_network(url, **kwargs):
+        tried.append(url)
+        raise URLError(f"[Errno -3] Temporary failure in name resolution ({len(tried)})")
+
+    monkeypatch.setattr(mnist_data, "download_and_extract_archive", no_network)
     assert mnist_data.main(["--download", "--data-dir", str(tmp_path / "data")]) == 1
     err = capsys.readouterr().err
-    assert_one_line_error(subprocess.CompletedProcess([], 1, "", err),
-                          "cannot download mnist into", "(no internet?)", "Error downloading")
+    first = mnist_data.DATASETS["mnist"].mirrors[0]
+    line = assert_one_line_error(subprocess.CompletedProcess([], 1, "", err),
+                                 f"cannot download mnist into {tmp_path / 'data' / 'MNIST' / 'raw'}",
+                                 "(no internet?)", f"{first}train-images-idx3-ubyte.gz",
+                                 "Temporary failure in name resolution (1)")
+    # Every mirror was tried before giving up, and only the first cause is named.
+    assert len(tried) == len(mnist_data.DATASETS["mnist"].mirrors) and "(2)" not in line
+
+
+def test_damaged_download_is_one_line(tmp_path, monkeypatch, capsys):
+    # torchvision raises RuntimeError("File not found or corrupted.") when a download fails its MD5 check.
+    def corrupted(url, **kwargs):
+        raise RuntimeError("File not found or corrupted.")
+
+    monkeypatch.setattr(mnist_data, "download_and_extract_archive", corrupted)
+    assert mnist_data.main(["--download", "--dataset", "fashion-mnist", "--data-dir", str(tmp_path)]) == 1
+    assert_one_line_error(subprocess.CompletedProcess([], 1, "", capsys.readouterr().err),
+                          f"cannot download fashion-mnist into {tmp_path / 'FashionMNIST' / 'raw'}",
+                          "File not found or corrupted.")
+
+
+def test_files_already_there_are_not_downloaded_again(fashion_mnist_root, monkeypatch):
+    monkeypatch.setattr(mnist_data, "download_and_extract_archive",
+                        lambda url, **kwargs: pytest.fail(f"downloaded {url} although it is there"))
+    images = mnist_data.load_dataset("fashion-mnist", fashion_mnist_root, download=True, limit_train=10)[0]
+    assert images.shape == (10, 1, 28, 28)
 
 
 def test_bad_arguments_are_one_line(tmp_path):

@@ -172,6 +172,7 @@ def assert_refused(code, err, *needles):
         (["--batch-size", "many"], "'many' is not a whole number"),
         (["--dataset", "cifar10"], "invalid choice: 'cifar10'"),
         (["--device", "tpu"], "unknown device 'tpu'"),
+        (["--device", "xpu:0"], "Intel XPU 0 was requested but 0 XPU device(s)"),  # no Intel GPU here
     ],
 )
 def test_bad_arguments_are_one_line(capsys, tmp_path, monkeypatch, fashion_mnist_root, bad, message):
@@ -273,6 +274,36 @@ def test_checkpoint_of_another_run_is_refused(capsys, fashion_mnist_root, good_c
 def test_synchronize_is_harmless_on_the_cpu():
     model = torch.nn.Linear(2, 2)
     train_mnist.synchronize(torch.device("cpu"), model)
+
+
+class NoReadBack(torch.nn.Module):
+    """A model whose parameters must not be touched: synchronize() has a real wait for this device."""
+
+    def parameters(self, recurse=True):
+        raise AssertionError("synchronize() read a value back instead of calling the back-end's synchronize()")
+
+
+@pytest.mark.parametrize("device", [torch.device("xpu", 1), torch.device("cuda", 0)])
+def test_synchronize_waits_through_the_backends_own_call(monkeypatch, device):
+    calls = []
+    # Stand-ins: this machine has no XPU or CUDA device to wait for.
+    monkeypatch.setattr(torch.xpu, "synchronize", lambda d=None: calls.append(("xpu", d)))
+    monkeypatch.setattr(torch.cuda, "synchronize", lambda d=None: calls.append(("cuda", d)))
+    train_mnist.synchronize(device, NoReadBack())
+    assert calls == [(device.type, device)]
+
+
+def test_synchronize_on_directml_reads_a_value_back():
+    """torch-directml has no synchronize(): the function reads a parameter back instead."""
+    read = []
+
+    class Model(torch.nn.Module):
+        def parameters(self, recurse=True):
+            read.append(True)
+            return iter([torch.ones(2)])
+
+    train_mnist.synchronize(torch.device("privateuseone", 0), Model())
+    assert read == [True]
 
 
 @pytest.mark.directml

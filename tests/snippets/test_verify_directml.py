@@ -11,6 +11,7 @@ import re
 import textwrap
 
 import pytest
+import torch
 
 from guide_harness import SNIPPETS, assert_one_line_error, run_snippet
 
@@ -36,11 +37,11 @@ def adapters(*names):
     """)
 
 
-def run_with(tmp_path, module_source, *args):
+def run_with(tmp_path, module_source, *args, **env):
     fake = tmp_path / "fake"
     fake.mkdir()
     (fake / "torch_directml.py").write_text(module_source, encoding="utf-8")
-    return run_snippet("verify_directml.py", *args, cwd=tmp_path, PYTHONPATH=str(fake))
+    return run_snippet("verify_directml.py", *args, cwd=tmp_path, PYTHONPATH=str(fake), **env)
 
 
 @pytest.mark.parametrize("version", [(3, 13), (3, 14), (3, 7)])
@@ -58,7 +59,9 @@ def test_not_installed_says_how_to_install(tmp_path):
     result = run_with(tmp_path, NOT_INSTALLED)
     assert_one_line_error(result, "torch-directml is not installed", "pip install torch-directml")
     # Versions are printed, in aligned columns, before the verdict.
-    assert re.search(r"^torch +2\.4\.1", result.stdout, re.M), result.stdout
+    # The torch of this run (torch-directml's pin, or current torch in the second run), read from its metadata.
+    assert re.search(rf"^torch +{re.escape(verify_directml.package_version('torch'))}$", result.stdout, re.M), \
+        result.stdout
     assert re.search(r"^torch-directml +not installed$", result.stdout, re.M), result.stdout
 
 
@@ -87,7 +90,55 @@ def test_fallback_verifies_another_device_and_exits_0(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "DirectML does not work here: torch-directml is not installed" in result.stdout
     assert "largest difference from the CPU result" in result.stdout
-    assert "(not DirectML)" in result.stdout
+    assert "OK: PyTorch works on cpu (CPU, not DirectML)" in result.stdout
+
+
+@pytest.fixture
+def no_directml(monkeypatch):
+    """DirectML fails (as on a machine without it, whatever this one has); the fallback runs in-process."""
+    def fails():
+        raise verify_directml.VerificationError("torch-directml is not installed in this Python (stand-in)")
+
+    monkeypatch.setattr(verify_directml, "load_directml", fails)
+    monkeypatch.syspath_prepend(str(SNIPPETS))  # verify_fallback imports choose_device, its neighbour
+    monkeypatch.delenv("TORCH_DEVICE", raising=False)
+    tested = []
+    # The stand-in devices cannot compute here: record which device would be compared with the CPU.
+    monkeypatch.setattr(verify_directml, "compare_with_cpu", lambda device: tested.append(device) or 0.0)
+    for name in ("is_available", "device_count"):
+        monkeypatch.setattr(torch.xpu, name, lambda: 0)
+        monkeypatch.setattr(torch.cuda, name, lambda: 0)
+    return tested
+
+
+def test_fallback_verifies_an_intel_xpu(no_directml, monkeypatch, capsys):
+    monkeypatch.setattr(torch.xpu, "is_available", lambda: True)
+    monkeypatch.setattr(torch.xpu, "device_count", lambda: 1)
+    monkeypatch.setattr(torch.xpu, "get_device_name", lambda i=0: "Intel(R) Arc(TM) A770 Graphics")
+    assert verify_directml.main(["--allow-fallback"]) == 0
+    out = capsys.readouterr().out
+    assert no_directml == [torch.device("xpu", 0)]
+    assert "Testing xpu:0 (Intel XPU 0: Intel(R) Arc(TM) A770 Graphics (torch-directml " in out
+    assert "OK: PyTorch works on xpu:0 (Intel XPU, not DirectML)" in out
+
+
+@pytest.mark.parametrize("hip, backend", [("6.4.43484", "ROCm"), (None, "CUDA")])
+def test_fallback_reports_a_rocm_build_as_rocm(no_directml, monkeypatch, capsys, hip, backend):
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+    monkeypatch.setattr(torch.cuda, "get_device_name", lambda i=0: "AMD Radeon RX 9070 XT")
+    monkeypatch.setattr(torch.version, "hip", hip)
+    assert verify_directml.main(["--allow-fallback"]) == 0
+    out = capsys.readouterr().out
+    assert no_directml == [torch.device("cuda", 0)]
+    assert f"Testing cuda:0 ({backend} GPU 0: AMD Radeon RX 9070 XT" in out
+    assert f"OK: PyTorch works on cuda:0 ({backend}, not DirectML)" in out
+
+
+@pytest.mark.skipif(torch.xpu.is_available(), reason="this machine has an XPU")
+def test_fallback_refuses_an_unavailable_forced_backend_in_one_line(tmp_path):
+    forced = run_with(tmp_path, NOT_INSTALLED, "--allow-fallback", TORCH_DEVICE="xpu")
+    assert_one_line_error(forced, "Intel XPU 0 was requested but 0 XPU device(s)")
 
 
 def test_wrong_results_are_caught(monkeypatch):
