@@ -329,11 +329,10 @@ def test_the_old_fork_is_among_the_historical_recipes():
 
 # ---- vendor indexes (not reachable from here): the form of each command, not a resolution ----
 
-ROCM_FILE = re.compile(
-    r"^https://repo\.radeon\.com/rocm/windows/rocm-rel-(?P<release>\d+\.\d+\.\d+)/(?P<file>"
-    r"rocm_sdk_(?:core|devel|libraries_custom)-(?P<sdk>[\w.]+)-py3-none-win_amd64\.whl"
-    r"|rocm-(?P<tarball>[\w.]+)\.tar\.gz"
-    r"|(?P<package>torch|torchvision|torchaudio)-[\d.]+%2Brocm(?P<local>[\d.]+)-cp(?P<cp>\d+)-cp\d+-win_amd64\.whl)$"
+AMD_INDEX = re.compile(r"^https://stable\.repo\.amd\.com/rocm/whl(?:-next)?/$")
+AMD_PACKAGE = re.compile(
+    r"^(?P<name>torch|torchvision|torchaudio)(?:\[device-(?P<device>gfx[0-9a-f]+|all)\])?"
+    r"==(?P<version>[\d.]+)\+rocm(?P<rocm>[\d.]+)$"
 )
 PYTORCH_INDEX = re.compile(r"^https://download\.pytorch\.org/whl/(?P<build>xpu|cu\d{3}|cpu)$")
 
@@ -341,26 +340,29 @@ PYTORCH_INDEX = re.compile(r"^https://download\.pytorch\.org/whl/(?P<build>xpu|c
 def vendor_command_problems(command: InstallCommand) -> list[str]:
     """What is wrong with the form of a vendor-index install command (an empty list: nothing)."""
     words = list(command.requirements)
-    if "--index-url" in words:
-        position = words.index("--index-url")
-        index_url = words[position + 1] if position + 1 < len(words) else ""
-        packages = words[:position] + words[position + 2:]
-        problems = [] if PYTORCH_INDEX.match(index_url) else [f"not a PyTorch index URL: {index_url!r}"]
-        if not {"torch", "torchvision"} <= set(packages):
+    if "--index-url" not in words:
+        return ["no --index-url: a vendor command names the vendor's index"]
+    position = words.index("--index-url")
+    index_url = words[position + 1] if position + 1 < len(words) else ""
+    packages = words[:position] + words[position + 2:]
+    problems = [f"unexpected option {w}" for w in packages if w.startswith("-")]
+    if AMD_INDEX.match(index_url):
+        found = [AMD_PACKAGE.match(w) for w in packages]
+        problems += [f"not an AMD ROCm wheel pin (NAME[device-gfxNNNN]==VERSION+rocmX.Y.Z): {w}"
+                     for w, m in zip(packages, found) if not m]
+        found = [m for m in found if m]
+        if {m["rocm"] for m in found} and len({m["rocm"] for m in found}) > 1:
+            problems.append(f"packages of several ROCm releases: {sorted({m['rocm'] for m in found})}")
+        devices = {m["device"] for m in found if m["name"] in {"torch", "torchvision"}}
+        if len(devices) != 1 or None in devices:
+            problems.append(f"torch and torchvision must name the same device target: {sorted(map(str, devices))}")
+        if not {"torch", "torchvision"} <= {m["name"] for m in found}:
             problems.append(f"does not install torch and torchvision: {packages}")
-        problems += [f"unexpected option {w}" for w in packages if w.startswith("-")]
         return problems
-    problems = [f"unexpected option {w}" for w in words if w.startswith("-") and w != "--no-cache-dir"]
-    files = [ROCM_FILE.match(w) for w in words if not w.startswith("-")]
-    problems += [f"not one of AMD's Windows ROCm files: {w}" for w, m in zip([w for w in words if not w.startswith("-")], files) if not m]
-    found = [m for m in files if m]
-    releases = {m["release"] for m in found} | {m["sdk"] or m["tarball"] or m["local"] for m in found}
-    if len(releases) > 1:
-        problems.append(f"files of several ROCm releases: {sorted(releases)}")
-    python = "".join(PINS["python"].split("."))
-    problems += [f"{m['file']} is not for CPython {PINS['python']}" for m in found if m["cp"] and m["cp"] != python]
-    if not found:
-        problems.append("installs nothing")
+    if not PYTORCH_INDEX.match(index_url):
+        problems.append(f"not a PyTorch or AMD index URL: {index_url!r}")
+    if not {"torch", "torchvision"} <= set(packages):
+        problems.append(f"does not install torch and torchvision: {packages}")
     return problems
 
 
@@ -372,8 +374,8 @@ def test_vendor_index_command_form_not_resolved(command):
 
 def test_the_setup_page_has_a_vendor_command_for_each_backend():
     texts = [c.text for c in VENDOR_COMMANDS if c.page == "setup.md"]
-    rocm = [t for t in texts if "repo.radeon.com" in t]
-    assert any("rocm_sdk_core" in t for t in rocm) and any("/torch-" in t and "/torchvision-" in t for t in rocm)
+    rocm = [t for t in texts if "stable.repo.amd.com" in t]
+    assert any("torch[device-" in t and "torchvision[device-" in t for t in rocm), texts
     assert any(t.endswith("/whl/xpu") for t in texts), texts
     assert any(re.search(r"/whl/cu\d{3}$", t) for t in texts), texts
 
@@ -381,16 +383,18 @@ def test_the_setup_page_has_a_vendor_command_for_each_backend():
 @pytest.mark.parametrize(
     "text, problem",
     [
-        ("pip install torch torchvision --index-url https://download.pytorch.org/whl/rocm6.4", "not a PyTorch index URL"),
+        ("pip install torch torchvision --index-url https://download.pytorch.org/whl/rocm6.4", "not a PyTorch or AMD index URL"),
         ("pip install torch --index-url https://download.pytorch.org/whl/xpu", "does not install torch and torchvision"),
-        ("pip install torch torchvision --index-url https://example.com/whl/cu130", "not a PyTorch index URL"),
-        ("pip install --no-cache-dir https://repo.radeon.com/rocm/windows/rocm-rel-7.2.1/"
-         "torch-2.9.1%2Brocm7.2.1-cp311-cp311-win_amd64.whl", "is not for CPython"),
-        ("pip install --no-cache-dir https://repo.radeon.com/rocm/windows/rocm-rel-7.2.1/rocm-7.2.1.tar.gz "
-         "https://repo.radeon.com/rocm/windows/rocm-rel-7.2.0/rocm-7.2.0.tar.gz", "several ROCm releases"),
-        ("pip install --pre https://repo.radeon.com/rocm/windows/rocm-rel-7.2.1/rocm-7.2.1.tar.gz", "unexpected option"),
-        ("pip install https://repo.radeon.com/rocm/windows/rocm-rel-7.2.1/torch-2.9.1-cp312-cp312-win_amd64.whl",
-         "not one of AMD's"),
+        ("pip install torch torchvision --index-url https://example.com/whl/cu130", "not a PyTorch or AMD index URL"),
+        ("pip install torch torchvision", "no --index-url"),
+        ('pip install --index-url https://stable.repo.amd.com/rocm/whl-next/ "torch[device-gfx1100]==2.14.0+rocm10.1.0" "torchvision[device-gfx1100]==0.29+rocm7.14.1"',
+         "several ROCm releases"),
+        ('pip install --index-url https://stable.repo.amd.com/rocm/whl-next/ "torch[device-gfx1100]==2.14.0+rocm10.1.0" "torchvision[device-gfx1201]==0.29+rocm10.1.0"',
+         "the same device target"),
+        ('pip install --index-url https://stable.repo.amd.com/rocm/whl-next/ "torch==2.14.0" "torchvision[device-gfx1100]==0.29+rocm10.1.0"',
+         "not an AMD ROCm wheel pin"),
+        ('pip install --pre --index-url https://stable.repo.amd.com/rocm/whl-next/ "torch[device-gfx1100]==2.14.0+rocm10.1.0" "torchvision[device-gfx1100]==0.29+rocm10.1.0"',
+         "unexpected option"),
     ],
 )
 def test_vendor_form_check_catches(text, problem):

@@ -53,8 +53,8 @@ def test_unknown_pin_fails_the_build(tmp_path):
     config.pop("watch", None)  # the copy has no snippets/ folder to watch
     docs = tmp_path / "docs"
     (docs / "hooks").mkdir(parents=True)
-    for hook in config.get("hooks", []):  # pins.py, and the others mkdocs.yml names (i18n.py)
-        (tmp_path / hook).write_text((ROOT / hook).read_text(encoding="utf-8"), encoding="utf-8")
+    for hook in (ROOT / "docs" / "hooks").glob("*.py"):  # every hook mkdocs.yml names
+        (docs / "hooks" / hook.name).write_text(hook.read_text(encoding="utf-8"), encoding="utf-8")
     (docs / "index.md").write_text("# Home\n\nInstall torch {{ pin.torhc }}.\n", encoding="utf-8")
     (tmp_path / "pyproject.toml").write_text((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     (tmp_path / "mkdocs.yml").write_text(yaml.safe_dump(config), encoding="utf-8")

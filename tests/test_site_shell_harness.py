@@ -141,8 +141,27 @@ def test_every_shell_block_on_every_page_runs_on_windows_or_says_why_not():
         assert block.manual or not unattended, (
             f"{block.test_id}: `{unattended.group(0) if unattended else ''}` cannot run unattended: "
             f'mark the block <!-- site-block: manual="why" -->')
+        other_torch = OTHER_TORCH.search(block.code)
+        assert block.manual or block.env == "venv" or not other_torch, (
+            f"{block.test_id}: `{other_torch.group(0) if other_torch else ''}` installs another torch: run it in a "
+            f"fresh environment (<!-- site-block: env=venv -->), never in the suite's own")
     runnable = [b for b in blocks if not b.manual]
     assert len(runnable) >= len(blocks) // 2, "most of the site's commands must run unattended"
+
+
+# An install from another index than PyPI (AMD's, PyTorch's XPU/CUDA/CPU builds) replaces the torch that
+# torch-directml pins: in the suite's own environment it would break every test after it.
+OTHER_TORCH = re.compile(r"pip3? install\b[^\n]*--index-url\b|pip3? install\b[^\n]*\btorch==(?!2\.4\.1\b)", re.I)
+
+
+@pytest.mark.parametrize("code", [
+    "pip3 install torch torchvision --index-url https://download.pytorch.org/whl/xpu",
+    'python -m pip install --index-url https://stable.repo.amd.com/rocm/whl-next/ "torch[device-gfx1100]==2.14.0+rocm10.1.0"',
+    "python -m pip install torch==2.14.1 torchvision==0.29.1",
+])
+def test_the_other_torch_rule_catches(code):
+    assert OTHER_TORCH.search(code)
+    assert not OTHER_TORCH.search("python -m pip install torch-directml")
 
 
 SUMMARY_TESTS = textwrap.dedent("""

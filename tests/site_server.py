@@ -1,0 +1,127 @@
+"""Build the site and serve it on 127.0.0.1, as a static host would: for the browser tests and Lighthouse.
+
+The server answers a missing path with the site's 404.html and status 404 (as GitHub Pages does),
+and serves the site under the path of mkdocs.yml's ``site_url`` (``/`` when it has none), so the 404
+page's absolute links resolve as they will when published.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import gzip
+import http.server
+import io
+import os
+import threading
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from guide_harness import ROOT, mkdocs_config, run_python
+
+CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+
+
+class BuildError(RuntimeError):
+    pass
+
+
+def build_site(site_dir: Path) -> Path:
+    """``mkdocs build --strict`` into ``site_dir``; BuildError with MkDocs' output if it fails."""
+    result = run_python(
+        ["-m", "mkdocs", "build", "--strict", "--site-dir", str(site_dir)], cwd=ROOT, timeout=300, NO_MKDOCS_2_WARNING="1"
+    )
+    if result.returncode != 0:
+        raise BuildError(result.stdout + result.stderr)
+    return site_dir
+
+
+def base_path() -> str:
+    """The path the site lives under: '/' or '/repo/' from site_url."""
+    path = urlsplit(mkdocs_config().get("site_url") or "/").path or "/"
+    return path if path.endswith("/") else path + "/"
+
+
+COMPRESSED = {".html", ".css", ".js", ".json", ".svg", ".xml", ".txt", ".map"}
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    prefix = "/"
+
+    def log_message(self, *args):  # keep the test output quiet
+        pass
+
+    def translate_path(self, path):
+        path = urlsplit(path).path
+        if not path.startswith(self.prefix):
+            return str(Path(self.directory) / "__outside_the_site__")
+        return super().translate_path("/" + path[len(self.prefix):])
+
+    def send_head(self):
+        target = Path(self.translate_path(self.path))
+        if target.is_dir() and not self.path.split("?")[0].endswith("/"):
+            return super().send_head()  # the usual redirect to the slash-terminated URL
+        if not (target.is_file() or (target / "index.html").is_file()):
+            page = (Path(self.directory) / "404.html").read_bytes()
+            self.send_response(404)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(page)))
+            self.end_headers()
+            return io.BytesIO(page)
+        if target.is_dir():
+            target = target / "index.html"
+        if target.suffix in COMPRESSED and "gzip" in self.headers.get("Accept-Encoding", ""):
+            # Compressed as GitHub Pages and other static hosts send text files.
+            body = gzip.compress(target.read_bytes(), 6)
+            self.send_response(200)
+            self.send_header("Content-Type", self.guess_type(str(target)))
+            self.send_header("Content-Encoding", "gzip")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            return io.BytesIO(body)
+        return super().send_head()
+
+
+@contextlib.contextmanager
+def serve(site_dir: Path):
+    """Serve ``site_dir`` on a free port of 127.0.0.1; yields the site's base URL."""
+    prefix = base_path()
+    handler = functools.partial(type("Handler", (_Handler,), {"prefix": prefix}), directory=str(site_dir))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}{prefix}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def page_urls(site_dir: Path) -> list[str]:
+    """Every page of the site, as paths relative to the base URL ('' for the home page)."""
+    pages = []
+    for index in sorted(site_dir.rglob("index.html")):
+        relative = index.parent.relative_to(site_dir).as_posix()
+        if relative.startswith(("assets", "search")):
+            continue
+        pages.append("" if relative == "." else relative + "/")
+    return pages
+
+
+def npm_tools() -> Path | None:
+    """tests/browser/node_modules, installed by `npm ci` there; None when it is missing."""
+    modules = ROOT / "tests" / "browser" / "node_modules"
+    return modules if (modules / "axe-core" / "axe.min.js").is_file() else None
+
+
+def chromium_missing() -> str | None:
+    """Why the browser tests cannot run here, or None."""
+    if not CHROMIUM.is_file():
+        return f"no Chromium at {CHROMIUM} (apt-get install chromium, or set CHROMIUM)"
+    try:
+        import playwright  # noqa: F401
+    except ImportError:
+        return "Playwright for Python is not installed (pip install --group test)"
+    if npm_tools() is None:
+        return "axe-core is not installed: run `npm ci` in tests/browser"
+    return None
