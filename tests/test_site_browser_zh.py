@@ -59,10 +59,12 @@ def search(page, query: str) -> list[str]:
     return [re.sub(r"^https?://[^/]+/|\?h=[^#]*", "", href) for href in hrefs]
 
 
-# The section a reader should see first for each query, or (second item) the sections of which one
-# must be among the first three sections shown.
+# The section a reader should see first for each query (a string), or sections of which one must be
+# among the first three shown (a tuple). 检查点: the troubleshooting page's boost (docs/hooks/search_boost.py,
+# for pasted error messages) puts its memory section, which also advises a checkpoint, first; the chapter's
+# checkpoint section comes second.
 FIRST = {
-    "检查点": "zh/mnist-training/#4-checkpoints-that-survive-a-crash",
+    "检查点": ("zh/mnist-training/#4-checkpoints-that-survive-a-crash",),
     "显存": ("zh/troubleshooting/#memory-use-only-grows", "zh/troubleshooting/#out-of-gpu-memory"),
     "设备已移除": "zh/troubleshooting/#the-device-was-removed",
     "适配器": ("zh/glossary/#adapter", "zh/troubleshooting/#directml-uses-the-integrated-gpu"),
