@@ -145,7 +145,8 @@ def search(page, query: str) -> list[str]:
     """Type ``query`` into the site search; the result links in order, as 'page/#section' or 'page/'."""
     page.fill("input.md-search__input", query)
     page.press("input.md-search__input", "End")  # the search reacts to key events, as with a paste
-    page.wait_for_function("() => !document.querySelector('.md-search-result__meta').innerText.includes('Type to start')")
+    # Wait for the query to run: not the prompt, and not "Initializing search" (the index holds both editions).
+    page.wait_for_function("() => !/Type to start|Initializing/.test(document.querySelector('.md-search-result__meta').innerText)")
     page.wait_for_timeout(200)
     hrefs = page.locator(".md-search-result__item a").evaluate_all("els => els.map(e => e.href)")
     return [re.sub(r"^https?://[^/]+/|\?h=[^#]*", "", href) for href in hrefs]

@@ -52,8 +52,8 @@ def search(page, query: str) -> list[str]:
     box.click()
     box.fill(query)
     box.press("End")  # the search reacts to key events, as when a reader types or pastes
-    # "键入以开始搜索" is the Chinese "Type to start searching": gone once the query ran.
-    page.wait_for_function("() => !document.querySelector('.md-search-result__meta').innerText.includes('键入以开始搜索')")
+    # "键入以开始搜索" (type to start searching) and "正在初始化搜索引擎" (initializing search): gone once the query ran.
+    page.wait_for_function("() => !/键入以开始搜索|正在初始化/.test(document.querySelector('.md-search-result__meta').innerText)")
     page.wait_for_timeout(200)
     hrefs = page.locator(".md-search-result__item a").evaluate_all("els => els.map(e => e.href)")
     return [re.sub(r"^https?://[^/]+/|\?h=[^#]*", "", href) for href in hrefs]
