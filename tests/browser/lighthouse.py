@@ -1,10 +1,10 @@
 """Benchmark, not a test: Lighthouse's mobile performance score for every page of the built site.
 
-    cd tests/browser && npm ci && cd ../..
+    cd tests/browser/lighthouse && npm install --no-audit --no-fund && cd ../../..
     .venv/bin/python tests/browser/lighthouse.py            # all pages, one run each
     .venv/bin/python tests/browser/lighthouse.py --runs 3   # the median of three runs per page
 
-It builds the site, serves it on 127.0.0.1, runs Lighthouse 12 (tests/browser/package.json) with the
+It builds the site, serves it on 127.0.0.1, runs Lighthouse 12 (tests/browser/lighthouse/package.json) with the
 system Chromium in its default mobile emulation (slow 4G, 4x CPU slowdown), and prints per page the
 performance score, the page weight (bytes transferred), the DOM size and the largest contentful paint.
 Exit status 1 if a page scores below --min (default 95). Scores vary with the machine's load.
@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/
 
 from site_server import CHROMIUM, build_site, page_urls, serve  # noqa: E402
 
-LIGHTHOUSE = Path(__file__).resolve().parent / "node_modules" / "lighthouse" / "cli" / "index.js"
+LIGHTHOUSE = Path(__file__).resolve().parent / "lighthouse" / "node_modules" / "lighthouse" / "cli" / "index.js"
 
 
 def audit(url: str) -> dict:
@@ -52,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--min", type=int, default=95, help="lowest acceptable score (default: 95)")
     args = parser.parse_args(argv)
     if not LIGHTHOUSE.is_file():
-        print("error: Lighthouse is not installed: run `npm ci` in tests/browser", file=sys.stderr)
+        print("error: Lighthouse is not installed: run `npm install` in tests/browser/lighthouse", file=sys.stderr)
         return 1
     if not CHROMIUM.is_file():
         print(f"error: no Chromium at {CHROMIUM} (apt-get install chromium, or set CHROMIUM)", file=sys.stderr)

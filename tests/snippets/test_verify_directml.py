@@ -90,7 +90,14 @@ def test_fallback_verifies_another_device_and_exits_0(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "DirectML does not work here: torch-directml is not installed" in result.stdout
     assert "largest difference from the CPU result" in result.stdout
-    assert "OK: PyTorch works on cpu (CPU, not DirectML)" in result.stdout
+    # The fallback is the device choose_device picks in this Python: the CPU here, cuda:0 on a GPU machine.
+    if torch.cuda.is_available():
+        expected = f"OK: PyTorch works on cuda:0 ({'ROCm' if torch.version.hip else 'CUDA'}, not DirectML)"
+    elif hasattr(torch, "xpu") and torch.xpu.is_available():
+        expected = "OK: PyTorch works on xpu:0 (Intel XPU, not DirectML)"
+    else:
+        expected = "OK: PyTorch works on cpu (CPU, not DirectML)"
+    assert expected in result.stdout
 
 
 @pytest.fixture
