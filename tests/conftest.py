@@ -52,7 +52,7 @@ def pytest_report_header(config) -> list[str]:
     lines = [f"torch-directml: {why}"]
     if usable:
         lines += [f"  [{i}] {name}" for i, name in enumerate(directml_adapters())]
-    return lines
+    return [f"tested with {torch_versions()}", *lines]
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
@@ -115,10 +115,6 @@ def torch_versions() -> str:
         except metadata.PackageNotFoundError:
             found.append(f"{name} not installed")
     return ", ".join(found) + f"; Python {sys.version.split()[0]}"
-
-
-def pytest_report_header(config) -> str:
-    return f"tested with {torch_versions()}"
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
