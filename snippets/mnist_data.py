@@ -231,13 +231,13 @@ def positive_float(text: str) -> float:
 
 
 def add_data_options(
-    parser: argparse.ArgumentParser, defaults: bool = True
+    parser: argparse.ArgumentParser, defaults: bool = True, download=True
 ) -> None:
     """--dataset, --data-dir and --download, the same in every script that
     loads the data.
 
     defaults=False leaves out the options not given (for a script that lays
-    them over its own settings).
+    them over its own settings); download=False leaves out --download.
     """
 
     def default(value):
@@ -252,6 +252,8 @@ def add_data_options(
         default=default(Path("data")),
         help="dataset root (default: .\\data)",
     )
+    if not download:
+        return
     parser.add_argument(
         "--download",
         action=argparse.BooleanOptionalAction,

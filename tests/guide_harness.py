@@ -90,7 +90,27 @@ def snippets_config() -> dict:
 
 
 def pages() -> list[Path]:
+    """Every page of both editions: docs/PAGE.md (English) and docs/PAGE.zh.md (Chinese)."""
     return sorted(p for p in DOCS.rglob("*.md") if "hooks" not in p.relative_to(DOCS).parts)
+
+
+# The Chinese edition: docs/PAGE.zh.md beside docs/PAGE.md (mkdocs-static-i18n, suffix layout, mkdocs.yml).
+TRANSLATIONS = ("zh",)
+
+
+def language_of(page: Path) -> str:
+    """'zh' for docs/setup.zh.md or train-mnist-notebook.zh.ipynb, 'en' for an untranslated name."""
+    parts = page.name.split(".")
+    return parts[-2] if len(parts) > 2 and parts[-2] in TRANSLATIONS else "en"
+
+
+def english_pages() -> list[Path]:
+    return [p for p in pages() if language_of(p) == "en"]
+
+
+def translation_of(page: Path, language: str) -> Path:
+    """docs/setup.md -> docs/setup.zh.md (the file need not exist)."""
+    return page.with_name(f"{page.name.removesuffix(page.suffix)}.{language}{page.suffix}")
 
 
 def page_source(page: Path) -> str:
@@ -138,7 +158,7 @@ def _options_before(lines: list[str], fence_line: int) -> dict[str, str]:
 
 def site_blocks(page: Path) -> list[SiteBlock]:
     """Every Python block of ``page``, expanded, with the source line of its fence."""
-    name = page.relative_to(DOCS).as_posix()
+    name = page.relative_to(DOCS).as_posix() if page.is_relative_to(DOCS) else page.name  # a test's scratch copy
     source = page_source(page)
     source_blocks, source_fences = _python_blocks(source, name)
     expanded_blocks, expanded_fences = _python_blocks(expand(source), f"{name} (expanded)")
@@ -177,7 +197,9 @@ def site_blocks(page: Path) -> list[SiteBlock]:
 
 
 def all_site_blocks() -> list[SiteBlock]:
-    return [block for page in pages() for block in site_blocks(page)]
+    """The Python blocks of the English pages. A translated page's blocks are not run a second time:
+    tests/test_i18n.py proves them identical to its English page's blocks (code, arguments, marks)."""
+    return [block for page in english_pages() for block in site_blocks(page)]
 
 
 # --- shell blocks: PowerShell and cmd commands a reader types --------------------------------------------
@@ -265,7 +287,9 @@ def shell_blocks(page: Path) -> list[ShellBlock]:
 
 
 def all_shell_blocks() -> list[ShellBlock]:
-    return [block for page in pages() for block in shell_blocks(page)]
+    """The shell blocks of the English pages; a Chinese page's are the same blocks with the same markers
+    (tests/test_i18n.py), so they do not run twice."""
+    return [block for page in english_pages() for block in shell_blocks(page)]
 
 
 def _commands(code: str, comment: str) -> list[str]:
@@ -315,6 +339,10 @@ def included_files(text: str) -> set[Path]:
     return found
 
 
+# What readers' consoles can show for certain (GBK, cp1252): ASCII. Snippets run with it (run_snippet, site blocks).
+ASCII_CONSOLE = "ascii"
+
+
 def clean_env(**extra: str) -> dict[str, str]:
     """The environment a reader's fresh terminal would have: no device override from the caller."""
     env = {k: v for k, v in os.environ.items() if k not in {"TORCH_DEVICE", "PYTHONPATH"}}
@@ -335,7 +363,11 @@ def run_python(args: list[str], cwd: Path, timeout: float = 600, **env: str) -> 
 
 
 def run_snippet(relative: str, *args: str, cwd: Path, timeout: float = 600, **env: str) -> subprocess.CompletedProcess:
-    """Run snippets/<relative> as a reader runs it in PyCharm: a script, from its own folder's imports."""
+    """Run snippets/<relative> as a reader runs it in PyCharm: a script, from its own folder's imports.
+
+    Its stdout and stderr are ASCII-only (PYTHONIOENCODING=ascii): anything a GBK or cp1252 console
+    could not show fails here with UnicodeEncodeError (tests/test_ascii_output.py)."""
+    env.setdefault("PYTHONIOENCODING", ASCII_CONSOLE)
     return run_python([str(SNIPPETS / relative), *args], cwd=cwd, timeout=timeout, **env)
 
 

@@ -74,6 +74,14 @@ PIP_WRAPPER = textwrap.dedent("""
 INSTALL = re.compile(r"^(?:(?:\S*python[\d.]*(?:\.exe)?|py(?: -[\d.]+)?) -m )?(?:uv )?pip3? install (?P<args>.+)$")
 # Options that do not change what gets resolved; any other option fails the test until handled here.
 HARMLESS_OPTIONS = {"--force-reinstall", "--upgrade", "-U", "--no-cache-dir", "--group"}
+# -i/--index-url: the same packages from a mirror of PyPI. The tests resolve against PyPI itself (the
+# mirrors are unreachable from CI); each mirror a page names must be one of these, and the page must
+# link the mirror's own help page, which documents the URL.
+INDEX_OPTIONS = {"-i", "--index-url"}
+MIRRORS = {"https://mirrors.tuna.tsinghua.edu.cn/pypi/web/simple": "https://mirrors.tuna.tsinghua.edu.cn/help/pypi/"}
+# pip download --no-deps -d DIR -i URL pkg==X ...: the mirror check on the set-up page.
+DOWNLOAD = re.compile(r"^(?:(?:\S*python[\d.]*(?:\.exe)?|py(?: -[\d.]+)?) -m )?pip3? download (?P<args>.+)$")
+CONFIG_INDEX = re.compile(r"^(?:(?:\S*python[\d.]*(?:\.exe)?|py(?: -[\d.]+)?) -m )?pip3? config set global\.index-url (?P<url>\S+)$")
 FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,})(?P<lang>\w+)?[^\n]*$")
 TAB = re.compile(r'^(?P<indent>[ \t]*)===\+? "(?P<title>[^"]+)"')
 
@@ -86,6 +94,7 @@ class InstallCommand:
     requirements: tuple[str, ...]
     historical: bool = False
     page: str = "setup.md"
+    index: str | None = None  # -i URL: a mirror of PyPI
     vendor_index: bool = False
 
     @property
@@ -171,6 +180,11 @@ def _enclosing_tabs(lines: list[str], fence_index: int, indent: int) -> list[str
 
 def _command(line: int, text: str, args: str, target: str) -> InstallCommand:
     words = shlex.split(args)
+    index = None
+    for option in INDEX_OPTIONS & set(words):
+        position = words.index(option)
+        index = words[position + 1]
+        del words[position : position + 2]
     unknown = [w for w in words if w.startswith("-") and w not in HARMLESS_OPTIONS]
     assert not unknown, f"line {line}: teach this test what {unknown} means before using it: {text}"
     requirements = []
@@ -181,12 +195,23 @@ def _command(line: int, text: str, args: str, target: str) -> InstallCommand:
             requirements.extend(dependency_group(word))  # pip install --group NAME, from pyproject.toml
         else:
             requirements.append(word)
-    return InstallCommand(line, text, target, tuple(requirements))
+    return InstallCommand(line, text, target, tuple(requirements), index=index)
+
+
+# Pinned packages that PyPI has as a source distribution only. pip cannot resolve an sdist for another
+# platform (--platform needs --only-binary=:all:), so resolve() leaves them out, and
+# test_sdist_only_pins_exist_on_pypi checks their pins against PyPI's file list instead.
+SDIST_ONLY = {"jieba": "pure Python; Material's search segments Chinese with it (docs group)"}
+
+
+def _name(requirement: str) -> str:
+    return re.split(r"[\s=<>!~;\[]", requirement, maxsplit=1)[0].lower().replace("_", "-")
 
 
 @cache
 def resolve(target: str, python: str, requirements: tuple[str, ...]) -> tuple[subprocess.CompletedProcess, dict | None]:
     """pip's dry-run resolution of ``requirements`` for ``target`` and CPython ``python``: (result, report)."""
+    requirements = tuple(r for r in requirements if _name(r) not in SDIST_ONLY)
     config = TARGETS[target]
     markers = {
         **config["markers"],
@@ -397,3 +422,84 @@ def test_vendor_fence_joins_continuation_lines():
 )
 def test_install_line_extraction(markdown, expected):
     assert [(c.target, c.requirements) for c in install_commands(markdown)] == expected
+
+
+# ------------------------------------------------------------------------------- PyPI mirrors
+
+
+def mirror_lines(markdown: str) -> list[tuple[str, str]]:
+    """(kind, line) of every pip download / pip config set global.index-url line in a code block."""
+    found = []
+    for line in markdown.splitlines():
+        stripped = line.strip()
+        if DOWNLOAD.match(stripped):
+            found.append(("download", stripped))
+        elif CONFIG_INDEX.match(stripped):
+            found.append(("config", stripped))
+    return found
+
+
+MIRROR_LINES = [(page.relative_to(DOCS).as_posix(), kind, line) for page in pages()
+                for kind, line in mirror_lines(page_source(page))]
+
+
+def test_the_set_up_page_shows_a_mirror_three_ways():
+    """-i for one command, pip config set for all of them, pip download --no-deps to check the mirror."""
+    setup = [(kind, line) for page, kind, line in MIRROR_LINES if page == "setup.md"]
+    assert {kind for kind, _ in setup} == {"download", "config"}, setup
+    assert any(c.index for c in COMMANDS if c.page == "setup.md"), "no install command with -i on setup.md"
+
+
+@pytest.mark.parametrize("command", [c for c in COMMANDS if c.index], ids=lambda c: c.test_id)
+def test_mirror_install_uses_a_documented_mirror(command):
+    assert command.index in MIRRORS, f"{command.text}: add the mirror and its help page to MIRRORS first"
+    page = page_source(DOCS / command.page)
+    assert MIRRORS[command.index] in page, f"{command.page} uses {command.index} without linking {MIRRORS[command.index]}"
+
+
+@pytest.mark.parametrize("entry", [e for e in MIRROR_LINES if e[1] == "config"], ids=lambda e: f"{e[0]}:{e[2][:40]}")
+def test_mirror_configuration_uses_a_documented_mirror(entry):
+    page, _, line = entry
+    url = CONFIG_INDEX.match(line)["url"]
+    assert url in MIRRORS, line
+    assert MIRRORS[url] in page_source(DOCS / page)
+
+
+@pytest.mark.parametrize("entry", [e for e in MIRROR_LINES if e[1] == "download"], ids=lambda e: f"{e[0]}:{e[2][:40]}")
+def test_mirror_check_downloads_exactly_the_pinned_wheels(entry):
+    """The check names torch-directml, torch and torchvision at their pins, without dependencies, and that set
+    resolves for Windows and CPython {pin.python} on PyPI (what a complete mirror serves)."""
+    page, _, line = entry
+    words = shlex.split(DOWNLOAD.match(line)["args"])
+    assert "--no-deps" in words, f"{line}: without --no-deps pip downloads every dependency too"
+    options_with_values = {"-d", "--dest", *INDEX_OPTIONS}
+    assert words[words.index("-i") + 1] in MIRRORS if "-i" in words else True
+    requirements, skip = [], False
+    for word in words:
+        if skip:
+            skip = False
+        elif word in options_with_values:
+            skip = True
+        elif not word.startswith("-"):
+            requirements.append(word)
+    pinned = dict(r.split("==", 1) for r in requirements)
+    assert pinned == {name: PINS[name] for name in ("torch-directml", "torch", "torchvision")}, line
+    result, report = resolve("windows", PINS["python"], tuple(requirements))
+    assert result.returncode == 0, result.stderr[-3000:]
+    versions = {name: item["metadata"]["version"] for name, item in installed(report).items()}
+    assert all(versions[name] == version for name, version in pinned.items()), versions
+
+
+@pytest.mark.parametrize("name", sorted(SDIST_ONLY))
+def test_sdist_only_pins_exist_on_pypi(name):
+    """A package resolve() leaves out: its pin exists on PyPI, as the source distribution it only has."""
+    import urllib.request
+
+    pinned = [r for r in dependency_group("test") if _name(r) == name]
+    assert len(pinned) == 1 and "==" in pinned[0], pinned
+    version = pinned[0].split("==", 1)[1].split(";")[0].strip()
+    request = urllib.request.Request(f"{INDEX}/{name}/", headers={"Accept": "application/vnd.pypi.simple.v1+json"})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        files = [f["filename"] for f in json.load(response)["files"]]
+    assert f"{name}-{version}.tar.gz" in files, files[-5:]
+    assert not any(f.endswith(".whl") for f in files), f"{name} has wheels now: take it out of SDIST_ONLY"

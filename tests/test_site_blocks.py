@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from guide_harness import SNIPPETS, all_site_blocks, run_python
+from guide_harness import ASCII_CONSOLE, SNIPPETS, all_site_blocks, run_python
 
 BLOCKS = all_site_blocks()
 
@@ -31,7 +31,7 @@ def test_site_block_runs_as_program(block, tmp_path, request):
     if any("{fashion_mnist}" in a for a in args):
         root = str(request.getfixturevalue("fashion_mnist_root"))
         args = [a.replace("{fashion_mnist}", root) for a in args]
-    result = run_python([str(script), *args], cwd=tmp_path, PYTHONPATH=str(SNIPPETS))
+    result = run_python([str(script), *args], cwd=tmp_path, PYTHONPATH=str(SNIPPETS), PYTHONIOENCODING=ASCII_CONSOLE)
     assert result.returncode == 0, (
         f"{block.test_id} ({block.info}) exited {result.returncode}\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
     )

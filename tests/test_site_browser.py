@@ -77,11 +77,16 @@ def snippet_text(relative: str, section: str | None) -> str:
 
 
 def expected_blocks(url: str) -> list[tuple[str, str | None]]:
-    """(text the block shows, what its include stands for or None) for each code block of the page, in order."""
+    """(text the block shows, what its include stands for or None) for each code block of the page, in order.
+    A page of the Chinese edition (zh/...) comes from docs/PAGE.zh.md (and the Chinese notebook)."""
+    suffix = ".md"
+    if url.startswith("zh/") or url == "zh":
+        url, suffix = url.removeprefix("zh").lstrip("/"), ".zh.md"
     if url == "train-mnist-notebook/":
-        notebook = json.loads((DOCS / "train-mnist-notebook.ipynb").read_text(encoding="utf-8"))
+        notebook_file = "train-mnist-notebook.ipynb" if suffix == ".md" else "train-mnist-notebook.zh.ipynb"
+        notebook = json.loads((DOCS / notebook_file).read_text(encoding="utf-8"))
         return [("".join(cell["source"]), None) for cell in notebook["cells"] if cell["cell_type"] == "code"]
-    page = DOCS / ("index.md" if url == "" else url.rstrip("/") + ".md")
+    page = DOCS / (("index" if url == "" else url.rstrip("/")) + suffix)
     from guide_harness import expand
 
     raw = page_source(page)
@@ -140,7 +145,8 @@ def search(page, query: str) -> list[str]:
     """Type ``query`` into the site search; the result links in order, as 'page/#section' or 'page/'."""
     page.fill("input.md-search__input", query)
     page.press("input.md-search__input", "End")  # the search reacts to key events, as with a paste
-    page.wait_for_function("() => !document.querySelector('.md-search-result__meta').innerText.includes('Type to start')")
+    # Wait for the query to run: not the prompt, and not "Initializing search" (the index holds both editions).
+    page.wait_for_function("() => !/Type to start|Initializing/.test(document.querySelector('.md-search-result__meta').innerText)")
     page.wait_for_timeout(200)
     hrefs = page.locator(".md-search-result__item a").evaluate_all("els => els.map(e => e.href)")
     return [re.sub(r"^https?://[^/]+/|\?h=[^#]*", "", href) for href in hrefs]
@@ -297,3 +303,105 @@ def test_axe_finds_no_violations(site, browser, scheme):
         report += [f"{url or 'home'} [{scheme}] {v['id']}: {v['nodes']}" for v in violations]
     context.close()
     assert not report, "\n".join(report)
+
+
+# ---------------------------------------------------------------- the Chinese edition
+# tests/test_i18n.py checks the built files; these check what a reader does with them: types a Chinese word
+# into the search box (Material segments Chinese in the browser against the words jieba put in the index),
+# switches language on a page, and copies code from a Chinese page.
+
+def search_zh(page, query: str) -> list[str]:
+    """Type ``query`` into the search box of a Chinese page; the result links in order ('page/#section')."""
+    box = page.locator("input.md-search__input")
+    box.click()
+    box.fill(query)
+    box.press("End")  # the search reacts to key events, as when a reader types or pastes
+    # "键入以开始搜索" (type to start searching) and "正在初始化搜索引擎" (initializing search): gone once the query ran.
+    page.wait_for_function("() => !/键入以开始搜索|正在初始化/.test(document.querySelector('.md-search-result__meta').innerText)")
+    page.wait_for_timeout(200)
+    hrefs = page.locator(".md-search-result__item a").evaluate_all("els => els.map(e => e.href)")
+    return [re.sub(r"^https?://[^/]+/|\?h=[^#]*", "", href) for href in hrefs]
+
+
+# The section a reader should see first for each query (a string), or sections of which one must be
+# among the first three shown (a tuple). 检查点: the troubleshooting page's boost (docs/hooks/search_boost.py,
+# for pasted error messages) puts its memory section, which also advises a checkpoint, first; the chapter's
+# checkpoint section comes second.
+FIRST = {
+    "检查点": ("zh/mnist-training/#4-checkpoints-that-survive-a-crash",),
+    "显存": ("zh/troubleshooting/#memory-use-only-grows", "zh/troubleshooting/#out-of-gpu-memory"),
+    "设备已移除": "zh/troubleshooting/#the-device-was-removed",
+    "适配器": ("zh/glossary/#adapter", "zh/troubleshooting/#directml-uses-the-integrated-gpu"),
+}
+
+
+@pytest.mark.parametrize("query", FIRST)
+def test_chinese_search_finds_the_right_section(site, browser, query):
+    _, base = site
+    page = browser.new_page()
+    page.goto(base + "zh/")
+    page.wait_for_timeout(500)  # the search worker loads the index
+    sections = [r for r in search_zh(page, query) if "#" in r]
+    page.close()
+    expected = FIRST[query]
+    if isinstance(expected, str):
+        assert sections and sections[0] == expected, f"{query}: first sections {sections[:3]}"
+    else:
+        assert set(expected) & set(sections[:3]), f"{query}: first sections {sections[:3]}, expected one of {expected}"
+
+
+@pytest.mark.parametrize("path", ["", "setup/", "troubleshooting/", "train-mnist-notebook/", "contributing/gpu-runner/"])
+def test_language_switch_keeps_the_page(site, browser, path):
+    """The language menu on an English page leads to the same page in Chinese, and back."""
+    _, base = site
+    page = browser.new_page()
+    page.goto(base + path)
+    assert page.locator("html").get_attribute("lang") == "en"
+    page.locator(".md-header .md-select").hover()
+    page.locator('.md-header a[hreflang="zh"]').click()
+    page.wait_for_load_state()
+    assert page.url == base + "zh/" + path, page.url
+    assert page.locator("html").get_attribute("lang") == "zh"
+    page.locator(".md-header .md-select").hover()
+    page.locator('.md-header a[hreflang="en"]').click()
+    page.wait_for_load_state()
+    assert page.url == base + path, page.url
+    page.close()
+
+
+def _copied_blocks(page, url: str) -> list[str]:
+    page.goto(url)
+    page.evaluate("document.querySelectorAll('article details').forEach(d => d.open = true)")
+    buttons = page.locator("article button.md-code__button[data-md-type=copy]")
+    copied = []
+    for number in range(buttons.count()):
+        page.evaluate("navigator.clipboard.writeText('')")
+        buttons.nth(number).dispatch_event("click")  # also in closed tabs
+        copied.append(page.evaluate("navigator.clipboard.readText()"))
+    return copied
+
+
+@pytest.mark.parametrize("path", ["setup/", "verification/", "mnist-training/", "troubleshooting/"])
+def test_copy_buttons_on_a_chinese_page_copy_the_english_pages_code(site, browser, path):
+    """What a reader copies from the Chinese page is what the tested English page gives: every block, in order."""
+    _, base = site
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    english = _copied_blocks(page, base + path)
+    chinese = _copied_blocks(page, base + "zh/" + path)
+    context.close()
+    assert len(english) >= 3 and all(text.strip() for text in english), english[:3]
+    translated = _translated_blocks(path)
+    assert len(chinese) == len(english)
+    for number, (en, zh) in enumerate(zip(english, chinese)):
+        if number not in translated:
+            assert zh == en, f"zh/{path} code block {number + 1} copies other text than the English page's"
+
+
+def _translated_blocks(path: str) -> set[int]:
+    """Indexes of the code blocks that the Chinese page translates on purpose (<!-- i18n: translated -->)."""
+    from guide_harness import DOCS, page_source
+    from test_i18n import fences
+
+    page = DOCS / ((path.rstrip("/") or "index") + ".zh.md")
+    return {number for number, (_, _, translated) in enumerate(fences(page_source(page))) if translated}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import json
 import re
+import shutil
 
 import pytest
 import yaml
@@ -55,6 +56,9 @@ def test_unknown_pin_fails_the_build(tmp_path):
     (docs / "hooks").mkdir(parents=True)
     for hook in (ROOT / "docs" / "hooks").glob("*.py"):  # every hook mkdocs.yml names
         (docs / "hooks" / hook.name).write_text(hook.read_text(encoding="utf-8"), encoding="utf-8")
+    custom_dir = config.get("theme", {}).get("custom_dir")
+    if custom_dir:  # the theme's template overrides (docs/overrides)
+        shutil.copytree(ROOT / custom_dir, tmp_path / custom_dir)
     (docs / "index.md").write_text("# Home\n\nInstall torch {{ pin.torhc }}.\n", encoding="utf-8")
     (tmp_path / "pyproject.toml").write_text((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     (tmp_path / "mkdocs.yml").write_text(yaml.safe_dump(config), encoding="utf-8")

@@ -1,7 +1,7 @@
 """Build the tutorial notebook from its Markdown source and the snippet files it includes.
 
-    python docs/hooks/notebook.py          # write docs/train-mnist-notebook.ipynb
-    python docs/hooks/notebook.py --check  # exit 1 if the committed notebook is out of date
+    python docs/hooks/notebook.py          # write docs/train-mnist-notebook.ipynb (and .zh.ipynb)
+    python docs/hooks/notebook.py --check  # exit 1 if a committed notebook is out of date
 
 The source, docs/hooks/train_mnist_notebook.md, is prose plus Python fences that hold only
 ``--8<-- "snippets/file.py:section"`` lines: each fence becomes one code cell, expanded with the
@@ -22,6 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "docs" / "hooks" / "train_mnist_notebook.md"
 NOTEBOOK = ROOT / "docs" / "train-mnist-notebook.ipynb"
+# The Chinese edition's notebook: Chinese prose, the same code cells (tests/test_i18n.py compares them).
+TRANSLATED = {"zh": (ROOT / "docs" / "hooks" / "train_mnist_notebook.zh.md", ROOT / "docs" / "train-mnist-notebook.zh.ipynb")}
 
 SNIPPETS = ROOT / "snippets"
 FENCE = re.compile(r"^```python[^\n]*\n(.*?)^```[ \t]*$", re.M | re.S)
@@ -102,16 +104,18 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="only check that the committed notebook is current")
     args = parser.parse_args(argv)
-    wanted = render(build())
-    if args.check:
-        current = NOTEBOOK.read_text(encoding="utf-8") if NOTEBOOK.exists() else ""
-        if current != wanted:
-            print(f"error: {NOTEBOOK.relative_to(ROOT)} is out of date: run python docs/hooks/notebook.py", file=sys.stderr)
-            return 1
-        return 0
-    NOTEBOOK.write_text(wanted, encoding="utf-8", newline="\n")
-    print(f"wrote {NOTEBOOK.relative_to(ROOT)}")
-    return 0
+    status = 0
+    for source, notebook in [(SOURCE, NOTEBOOK), *TRANSLATED.values()]:
+        wanted = render(build(source))
+        if args.check:
+            current = notebook.read_text(encoding="utf-8") if notebook.exists() else ""
+            if current != wanted:
+                print(f"error: {notebook.relative_to(ROOT)} is out of date: run python docs/hooks/notebook.py", file=sys.stderr)
+                status = 1
+            continue
+        notebook.write_text(wanted, encoding="utf-8", newline="\n")
+        print(f"wrote {notebook.relative_to(ROOT)}")
+    return status
 
 
 if __name__ == "__main__":

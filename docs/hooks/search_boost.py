@@ -12,7 +12,8 @@ BOOSTS = {"troubleshooting.md": 3}
 
 
 def on_page_markdown(markdown, page, config, files):  # MkDocs hook signature
-    boost = BOOSTS.get(page.file.src_uri)
+    # The Chinese edition's page (troubleshooting.zh.md) gets the same boost as the English one.
+    boost = BOOSTS.get(page.file.src_uri.replace(".zh.md", ".md"))
     if boost is not None:
         page.meta.setdefault("search", {})["boost"] = boost
     return markdown

@@ -1,0 +1,488 @@
+"""The Chinese edition: every page has its translation, the two never drift apart, and the site serves both.
+
+Parity, for each English page docs/PAGE.md against docs/PAGE.zh.md (and the notebooks):
+  the same snippet includes in the same order, the same Python blocks (so the Chinese page's blocks need not
+  run a second time: tests/test_site_blocks.py runs the English ones), the same code and command blocks,
+  headings with the same levels and anchors, the same admonitions, tables, tab sets, {{ pin.X }} names,
+  test markers and links, and no English prose paragraph left on the Chinese page.
+A code block whose text is translated on purpose (a file tree with descriptions) is marked
+``<!-- i18n: translated -->`` on the Chinese page; it must keep its line count.
+
+The built site: both editions in one strict build, English at its old URLs, Chinese under zh/, a language
+switch that stays on the same page, rendered notebook pages, and Chinese search (jieba + a separator with
+U+200B) that finds the right sections.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import textwrap
+from collections import Counter
+from html.parser import HTMLParser
+from pathlib import Path, PurePosixPath
+from urllib.parse import urljoin, urlsplit
+
+import markdown
+import pytest
+
+from guide_harness import (
+    DOCS,
+    INCLUDE_LINE,
+    ROOT,
+    english_pages,
+    language_of,
+    mkdocs_config,
+    page_source,
+    pages,
+    run_python,
+    site_blocks,
+    snippets_config,
+    translation_of,
+)
+
+CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+PIN = re.compile(r"\{\{\s*pin\.([A-Za-z0-9_.-]+)\s*\}\}")
+MARKER = re.compile(r"<!--\s*((?:site-block|pytest|install-check|cell-tags)[^>]*?)\s*-->")
+TRANSLATED_BLOCK = re.compile(r"^\s*<!--\s*i18n:\s*translated\s*-->\s*$")
+TAB = re.compile(r'^[ \t]*===\+? "([^"]+)"', re.M)
+FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)$")
+URL = re.compile(r"https?://\S+")
+LINK_URL = re.compile(r"\]\((https?://[^)\s]+)\)")  # the address of a Markdown link
+# Words that stay English in Chinese text: names of products, tools, formats and people.
+PROPER_NAMES = set(
+    """
+    amd intel nvidia microsoft radeon arc geforce rtx gtx quadro iris uhd hd xe core ultra ryzen vega
+    windows linux ubuntu wsl directx directml torch pytorch torchvision numpy python pycharm powershell cmd
+    conda venv uv pip pypi jupyter notebook vs code github actions learn rocm therock cuda xpu hip zluda
+    mnist fashion lenet lecun adam adamw sgd lstm gru amp autocast ultralytics yolov zalandoresearch
+    api readme onnx ml gpu cpu npu apu dml privateuseone ok tuna aliyun ustc md cpython jetbrains
+    """.split()
+)
+
+
+# ---------------------------------------------------------------------------------------------- pages
+
+
+def pairs() -> list[tuple[Path, Path]]:
+    return [(page, translation_of(page, "zh")) for page in english_pages()]
+
+
+def _id(pair) -> str:
+    return pair[0].relative_to(DOCS).as_posix()
+
+
+PAIRS = pairs()
+
+
+def test_every_page_has_its_translation_and_back():
+    english = {p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*") if p.suffix in {".md", ".ipynb"}
+               and "hooks" not in p.relative_to(DOCS).parts and language_of(p) == "en"}
+    chinese = {p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*") if p.suffix in {".md", ".ipynb"}
+               and "hooks" not in p.relative_to(DOCS).parts and language_of(p) == "zh"}
+    expected = {translation_of(Path(p), "zh").as_posix() for p in english}
+    assert not expected - chinese, f"English pages without a Chinese page: {sorted(expected - chinese)}"
+    assert not chinese - expected, f"Chinese pages without an English page: {sorted(chinese - expected)}"
+    assert len(PAIRS) >= 9
+
+
+# --------------------------------------------------------------------------------- structure of a page
+
+
+def _markdown() -> markdown.Markdown:
+    """The site's Markdown extensions, as mkdocs.yml configures them."""
+    extensions, configs = [], {}
+    for entry in mkdocs_config()["markdown_extensions"]:
+        name, config = (next(iter(entry.items())) if isinstance(entry, dict) else (entry, None))
+        extensions.append(name)
+        configs[name] = dict(config or {})
+    configs["pymdownx.snippets"] = snippets_config()
+    return markdown.Markdown(extensions=extensions, extension_configs=configs)
+
+
+class _Structure(HTMLParser):
+    """Headings, admonitions, tables, links and prose blocks of a rendered page."""
+
+    BLOCKS = {"p", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "summary", "dt", "dd"}
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.headings, self.admonitions, self.tables, self.links, self.prose = [], [], [], [], []
+        self._blocks: list[list[str]] = []
+        self._code = 0
+        self._table: list[int] | None = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        classes = (attrs.get("class") or "").split()
+        if tag in {"h1", "h2", "h3", "h4", "h5", "h6"}:
+            self.headings.append((tag, attrs.get("id")))
+        if (tag == "div" and "admonition" in classes) or tag == "details":
+            self.admonitions.append((tag, " ".join(c for c in classes if c != "admonition")))
+        if tag == "table":
+            self._table = []
+        if tag == "tr" and self._table is not None:
+            self._table.append(0)
+        if tag in {"td", "th"} and self._table:
+            self._table[-1] += 1
+        if tag == "a" and "headerlink" not in classes and attrs.get("href") and not self._code:
+            self.links.append(attrs["href"])
+        if tag in {"code", "pre"}:
+            self._code += 1
+        if tag in self.BLOCKS:
+            self._blocks.append([])
+
+    def handle_endtag(self, tag):
+        if tag in {"code", "pre"}:
+            self._code -= 1
+        if tag == "table" and self._table is not None:
+            self.tables.append((len(self._table), max(self._table, default=0)))
+            self._table = None
+        if tag in self.BLOCKS and self._blocks:
+            text = " ".join(self._blocks.pop()).strip()
+            if text:
+                self.prose.append(text)
+
+    def handle_data(self, data):
+        if self._blocks and not self._code:
+            self._blocks[-1].append(data)
+
+
+FILENAME = re.compile(r'<span class="filename">[^<]*</span>')  # a code block's title: a file name, not prose
+
+
+def structure(page: Path) -> _Structure:
+    from mkdocs.utils.meta import get_data
+
+    body, _front_matter = get_data(page_source(page))  # MkDocs takes the YAML front matter off first
+    parser = _Structure()
+    parser.feed(FILENAME.sub("", _markdown().convert(body)))
+    return parser
+
+
+def fences(text: str) -> list[tuple[str, str, bool]]:
+    """(language, dedented body, marked as translated) of every fenced block, in order."""
+    lines = text.splitlines()
+    found, index = [], 0
+    while index < len(lines):
+        match = FENCE_OPEN.match(lines[index])
+        if not match:
+            index += 1
+            continue
+        indent, fence = match["indent"], match["fence"]
+        end = next((i for i in range(index + 1, len(lines)) if lines[i].strip() == fence), len(lines))
+        body = textwrap.dedent("\n".join(line[len(indent):] for line in lines[index + 1 : end]))
+        above = [line for line in lines[:index] if line.strip()][-1:]
+        translated = bool(above) and bool(TRANSLATED_BLOCK.match(above[0]))
+        found.append(((match["info"].split() or [""])[0].lstrip("{."), body, translated))
+        index = end + 1
+    return found
+
+
+def includes(text: str) -> list[str]:
+    return [next(g for g in m.groups() if g) for m in (INCLUDE_LINE.match(line) for line in text.splitlines()) if m]
+
+
+def english_prose(text: str) -> list[str]:
+    """The English words of a prose block that has no Chinese in it (names and identifiers left out)."""
+    if CJK.search(text):
+        return []
+    words = re.findall(r"[A-Za-z][A-Za-z']+", URL.sub(" ", text))
+    return [w for w in words if w.lower().strip("'") not in PROPER_NAMES]
+
+
+def parity_problems(english: Path, chinese: Path) -> list[str]:
+    """Every way in which ``chinese`` is not a faithful copy of ``english``; empty when they agree."""
+    problems = []
+    en_text, zh_text = page_source(english), page_source(chinese)
+    en_raw, zh_raw = english.read_text(encoding="utf-8"), chinese.read_text(encoding="utf-8")
+
+    def same(what, a, b):
+        if a != b:
+            problems.append(f"{what} differ:\n  en: {a}\n  zh: {b}")
+
+    same("snippet includes (in order)", includes(en_text), includes(zh_text))
+    same("{{ pin.X }} names", sorted(set(PIN.findall(en_raw))), sorted(set(PIN.findall(zh_raw))))
+    same("test markers (site-block, pytest, install-check)", MARKER.findall(en_raw), MARKER.findall(zh_raw))
+    same("tab sets (titles in order)", TAB.findall(en_raw), TAB.findall(zh_raw))
+
+    en_fences, zh_fences = fences(en_text), fences(zh_text)
+    same("code block languages", [f[0] for f in en_fences], [f[0] for f in zh_fences])
+    for number, (en, zh) in enumerate(zip(en_fences, zh_fences), 1):
+        if zh[2]:  # translated on purpose: same shape
+            same(f"code block {number} line count", en[1].count("\n"), zh[1].count("\n"))
+        elif en[1] != zh[1]:
+            problems.append(f"code block {number} ({en[0]}) differs:\n--- en\n{en[1]}\n--- zh\n{zh[1]}")
+
+    en_blocks = [(b.code, b.args, b.marks, b.expected_output) for b in site_blocks(english)]
+    zh_blocks = [(b.code, b.args, b.marks, b.expected_output) for b in site_blocks(chinese)]
+    if en_blocks != zh_blocks:
+        problems.append("the Python blocks (code, arguments, marks) differ from the English page's")
+
+    en, zh = structure(english), structure(chinese)
+    same("headings (level, anchor)", en.headings, zh.headings)
+    same("admonitions (kind, type)", en.admonitions, zh.admonitions)
+    same("tables (rows, columns)", en.tables, zh.tables)
+    same("external links (sources)", sorted({link for link in en.links if "://" in link}), sorted({link for link in zh.links if "://" in link}))
+    same("links to pages of the guide", sorted({link for link in en.links if "://" not in link}), sorted({link for link in zh.links if "://" not in link}))
+    for block in zh.prose:
+        words = english_prose(block)
+        if len(words) >= 2:
+            problems.append(f"English prose left untranslated: {block[:160]!r}")
+    return problems
+
+
+@pytest.mark.parametrize("pair", PAIRS, ids=_id)
+def test_chinese_page_mirrors_the_english_page(pair):
+    english, chinese = pair
+    if not chinese.exists():
+        pytest.fail(f"{chinese.relative_to(ROOT)} is missing", pytrace=False)
+    problems = parity_problems(english, chinese)
+    assert not problems, f"{chinese.relative_to(ROOT)} has drifted from {english.relative_to(ROOT)}:\n" + "\n".join(problems)
+
+
+# ----------------------------------------------------------------- the parity check fails on drifted copies
+
+
+DRIFTS = {
+    "an include dropped": lambda t: t.replace('--8<-- "snippets/choose_device.py"', "", 1),
+    "a heading added": lambda t: t + "\n## 新的一节 {#a-new-section}\n\n新的内容。\n",
+    "an anchor changed": lambda t: t.replace("{#run-it}", "{#run}", 1),
+    "an admonition dropped": lambda t: t.replace('!!! note "', '!!! tip "', 1),
+    "a table row lost": lambda t: re.sub(r"^\| `there is no adapter N[^\n]*\n", "", t, count=1, flags=re.M),
+    "a command changed": lambda t: t.replace("python verify_directml.py\n", "python verify.py\n", 1),
+    "a link changed": lambda t: t.replace("](#choose-the-device-in-your-own-scripts)", "](#choose)", 1),
+    "an English paragraph left": lambda t: t + "\nThis paragraph was never translated into Chinese.\n",
+    "a pin typed by hand": lambda t: t.replace("{{ pin.python }}", "3.12", 1),
+}
+
+
+@pytest.mark.parametrize("drift", DRIFTS, ids=str)
+def test_parity_check_fails_on_a_drifted_copy(drift, tmp_path):
+    english = DOCS / "verification.md"
+    chinese = translation_of(english, "zh")
+    assert not parity_problems(english, chinese), "the real pages must agree before drifting a copy"
+    drifted = tmp_path / "verification.zh.md"
+    original = chinese.read_text(encoding="utf-8")
+    changed = DRIFTS[drift](original)
+    assert changed != original, f"the drift {drift!r} did not apply: the test page changed shape"
+    drifted.write_text(changed, encoding="utf-8")
+    assert parity_problems(english, drifted), f"the parity check missed: {drift}"
+
+
+@pytest.mark.parametrize(
+    "text, flagged",
+    [
+        ("This paragraph was never translated.", True),
+        ("把张量放到 torch_directml.device() 上。", False),
+        ("torch-directml PyTorch DirectML Windows", False),  # names only
+        ("microsoft/DirectML#710 , #712", False),  # a list of sources
+        ("which dataset", True),
+    ],
+)
+def test_english_prose_detector(text, flagged):
+    assert (len(english_prose(text)) >= 2) is flagged
+
+
+# --------------------------------------------------------------------------------------------- notebook
+
+
+def _notebook_builder():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("notebook_builder_i18n", DOCS / "hooks" / "notebook.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_chinese_notebook_is_generated_from_its_chinese_source():
+    builder = _notebook_builder()
+    source, notebook = builder.TRANSLATED["zh"]
+    assert notebook.read_text(encoding="utf-8") == builder.render(builder.build(source)), (
+        f"{notebook.relative_to(ROOT)} is out of date: run  python docs/hooks/notebook.py"
+    )
+
+
+def test_chinese_notebook_has_the_english_code_cells_and_chinese_prose():
+    import nbformat
+
+    builder = _notebook_builder()
+    english = nbformat.read(builder.NOTEBOOK, as_version=4)
+    chinese = nbformat.read(builder.TRANSLATED["zh"][1], as_version=4)
+    code = lambda nb: [(c.source, c.metadata.get("tags", [])) for c in nb.cells if c.cell_type == "code"]  # noqa: E731
+    assert code(chinese) == code(english)
+    assert [c.cell_type for c in chinese.cells] == [c.cell_type for c in english.cells]
+    for cell in chinese.cells:
+        if cell.cell_type == "markdown":
+            assert CJK.search(cell.source), f"a notebook cell without Chinese: {cell.source[:120]!r}"
+    en_source, zh_source = builder.SOURCE.read_text(encoding="utf-8"), builder.TRANSLATED["zh"][0].read_text(encoding="utf-8")
+    assert includes(en_source) == includes(zh_source)
+    assert sorted(set(LINK_URL.findall(en_source))) == sorted(set(LINK_URL.findall(zh_source)))
+
+
+# ------------------------------------------------------------------------------------------- the build
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("site_i18n")
+    result = run_python(
+        ["-m", "mkdocs", "build", "--strict", "--site-dir", str(directory)], cwd=ROOT, timeout=300, NO_MKDOCS_2_WARNING="1"
+    )
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    assert not re.search(r"^\s*WARNING\b", output, re.M), output
+    return directory
+
+
+def _built(page: Path) -> str:
+    """Site path of a page: setup.md -> setup/index.html, setup.zh.md -> zh/setup/index.html."""
+    stem = page.relative_to(DOCS).as_posix().rsplit(".", 1)[0]
+    language = language_of(page)
+    if language != "en":
+        stem = stem.removesuffix(f".{language}")
+    stem = "" if stem == "index" else f"{stem}/"
+    return (f"{language}/" if language != "en" else "") + stem + "index.html"
+
+
+def _site_base_path() -> str:
+    from mkdocs.config import load_config
+
+    site_url = load_config(str(ROOT / "mkdocs.yml")).site_url or ""
+    return urlsplit(site_url).path.rstrip("/") + "/"
+
+
+NOTEBOOK_PAGES = [DOCS / "train-mnist-notebook.ipynb", DOCS / "train-mnist-notebook.zh.ipynb"]
+
+
+@pytest.mark.parametrize("page", pages() + NOTEBOOK_PAGES, ids=lambda p: p.relative_to(DOCS).as_posix())
+def test_each_page_is_built_in_its_language(site, page):
+    built = site / _built(page)
+    assert built.is_file(), f"{page.relative_to(DOCS)} is not at {_built(page)}"
+    text = built.read_text(encoding="utf-8")
+    assert text.lstrip().lower().startswith("<!doctype html>"), f"{_built(page)} is not an HTML page"
+    assert f'<html lang="{language_of(page)}"' in text
+
+
+@pytest.mark.parametrize("page", pages() + NOTEBOOK_PAGES, ids=lambda p: p.relative_to(DOCS).as_posix())
+def test_language_switch_stays_on_the_same_page(site, page):
+    built = _built(page)
+    text = (site / built).read_text(encoding="utf-8")
+    switches = dict((lang, href) for href, lang in re.findall(r'<a href="([^"]*)" hreflang="(\w+)" class="md-select__link"', text))
+    assert set(switches) == {"en", "zh"}, switches
+    english = page if language_of(page) == "en" else page.with_name(page.name.replace(".zh.", "."))
+    for language, href in switches.items():
+        if href.startswith("/"):
+            base = _site_base_path()
+            assert href.startswith(base), (href, base)
+            target = href.removeprefix(base)
+        else:
+            target = urljoin("/" + built, href).lstrip("/")
+        target = PurePosixPath(target.split("#")[0])
+        target = str(target / "index.html") if not target.suffix else str(target)
+        expected = _built(english if language == "en" else translation_of(english, language))
+        assert target.removeprefix("./") == expected or (target == "index.html" and expected == "index.html"), (
+            f"{built}: the {language} link {href!r} leads to {target}, not {expected}"
+        )
+
+
+def test_notebooks_come_with_their_download(site):
+    assert (site / "train-mnist-notebook" / "train-mnist-notebook.ipynb").is_file()
+    assert (site / "zh" / "train-mnist-notebook" / "train-mnist-notebook.zh.ipynb").is_file()
+    page = (site / "zh" / "train-mnist-notebook" / "index.html").read_text(encoding="utf-8")
+    assert 'href="train-mnist-notebook.zh.ipynb"' in page, "the Chinese notebook page must offer its own download"
+
+
+# -------------------------------------------------------------------------------------------- search
+
+
+def _search_config() -> dict:
+    for plugin in mkdocs_config()["plugins"]:
+        if isinstance(plugin, dict) and "search" in plugin:
+            return plugin["search"] or {}
+    return {}
+
+
+def test_configured_search_separator_splits_on_u200b():
+    """Material's search joins the words jieba finds with U+200B; a separator without it glues them together."""
+    separator = _search_config().get("separator")
+    if separator is None:
+        pytest.skip("no separator configured: Material's per-language default applies")
+    assert re.search(separator, "\u200b"), f"the search separator {separator!r} does not split on \\u200b"
+
+
+class SearchIndex:
+    """Material's search, as far as the query side goes: its tokenizer (split on the separator, lowercase)
+    and its segmentation of a Chinese query against the words in the index (search/query/segment)."""
+
+    def __init__(self, data: dict):
+        self.config = data["config"]
+        self.separator = re.compile(data["config"]["separator"])
+        self.docs = data["docs"]
+        self.tokens = [
+            (doc["location"], Counter(t.lower() for t in self.separator.split(doc["title"] + " " + doc["text"]) if t))
+            for doc in self.docs
+        ]
+        self.vocabulary = set().union(*(tokens for _, tokens in self.tokens))
+
+    def segment(self, query: str) -> list[str]:
+        """Greedy longest match against indexed words, like Material's segment() for Han characters."""
+        segments, position = [], 0
+        while position < len(query):
+            for end in range(len(query), position, -1):
+                if query[position:end] in self.vocabulary:
+                    segments.append(query[position:end])
+                    position = end
+                    break
+            else:
+                return []
+        return segments
+
+    def search(self, query: str) -> list[str]:
+        """Locations of the sections that hold every segment of ``query``, most occurrences first."""
+        segments = self.segment(query)
+        if not segments:
+            return []
+        hits = [(sum(tokens[s] for s in segments), location) for location, tokens in self.tokens
+                if all(tokens[s] for s in segments)]
+        return [location for _, location in sorted(hits, key=lambda h: -h[0])]
+
+
+# Each query and the sections that answer it (any of them among the first five hits).
+QUERIES = {
+    "检查点": {"zh/mnist-training/#4-checkpoints-that-survive-a-crash"},
+    "显存": {"zh/troubleshooting/#out-of-gpu-memory", "zh/troubleshooting/#memory-use-only-grows"},
+    "适配器": {"zh/glossary/#adapter", "zh/troubleshooting/#directml-uses-the-integrated-gpu"},
+    "设备已移除": {"zh/troubleshooting/#the-device-was-removed"},
+}
+
+
+@pytest.fixture(scope="module")
+def search_index(site):
+    return SearchIndex(json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8")))
+
+
+def test_chinese_text_is_segmented_in_the_index(search_index):
+    chinese = [doc for doc in search_index.docs if doc["location"].startswith("zh/")]
+    assert len(chinese) > 30
+    assert all("\u200b" in doc["text"] for doc in chinese if CJK.search(doc["text"])), "jieba did not segment"
+    assert {"en", "zh"} <= set(search_index.config["lang"]), search_index.config["lang"]
+
+
+@pytest.mark.parametrize("query", QUERIES)
+def test_chinese_search_finds_the_right_section(search_index, query):
+    results = search_index.search(query)
+    assert QUERIES[query] & set(results[:5]), f"{query}: {results[:5]}"
+
+
+def test_a_second_build_reuses_both_rendered_notebooks(site, tmp_path):
+    """mkdocs-jupyter's cache serves both languages' notebooks (docs/hooks/i18n.py keeps the other one's entry):
+    a build right after another converts no notebook again."""
+    result = run_python(["-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "again")], cwd=ROOT,
+                        timeout=300, NO_MKDOCS_2_WARNING="1")
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    hits = re.findall(r"Cache hit: \S+?(train-mnist-notebook(?:\.zh)?\.ipynb)", output)
+    assert sorted(hits) == ["train-mnist-notebook.ipynb", "train-mnist-notebook.zh.ipynb"], output[-2000:]
+    assert "Cache miss" not in output, output[-2000:]
