@@ -18,6 +18,7 @@ It also times a pass of the DataLoader alone (no training), and prints the
 ratio.
 """
 
+# --8<-- [start:imports]
 from __future__ import annotations
 
 import json
@@ -26,6 +27,8 @@ import time
 from pathlib import Path
 
 import torch
+from torch.utils.data import DataLoader
+from torchvision import transforms
 
 from choose_device import DeviceChoiceError, choose_device
 from lenet import LeNet
@@ -41,11 +44,10 @@ from mnist_data import (
 )
 from train_mnist import synchronize, train_one_epoch
 
+# --8<-- [end:imports]
+
 
 # --8<-- [start:transforms_loader]
-import torch
-from torch.utils.data import DataLoader
-from torchvision import transforms
 
 
 def transforms_loader(

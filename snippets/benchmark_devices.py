@@ -13,15 +13,30 @@ start-up costs are not training speed), and the clock is read only after the
 device has finished its queued work.
 """
 
-# --8<-- [start:timed_run]
+# --8<-- [start:imports]
+import json
+import sys
 import time
+from pathlib import Path
 
 import torch
 
+from choose_device import DeviceChoiceError, choose_device
 from lenet import LeNet
+from mnist_data import (
+    ArgumentParser,
+    DatasetError,
+    add_data_options,
+    load_dataset,
+    positive_float,
+    positive_int,
+)
 from train_mnist import evaluate, synchronize, train_one_epoch
 
+# --8<-- [end:imports]
 
+
+# --8<-- [start:timed_run]
 def timed_run(device, data, epochs, batch_size, lr, seed, warmup_steps):
     """Train on ``device``; return (seconds per epoch, final test accuracy).
 
@@ -73,23 +88,6 @@ def timed_run(device, data, epochs, batch_size, lr, seed, warmup_steps):
 
 
 # --8<-- [end:timed_run]
-
-
-import json
-import sys
-from pathlib import Path
-
-import torch
-
-from choose_device import DeviceChoiceError, choose_device
-from mnist_data import (
-    ArgumentParser,
-    DatasetError,
-    add_data_options,
-    load_dataset,
-    positive_float,
-    positive_int,
-)
 
 
 def main(argv=None) -> int:

@@ -14,15 +14,34 @@ temporary file first and then renamed over the old one, so a crash or a
 killed process never leaves a half-written checkpoint.
 """
 
-# --8<-- [start:train]
+# --8<-- [start:imports]
 from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
 
 import torch
 from torch import nn
 
-from mnist_data import batches
+from choose_device import DeviceChoiceError, choose_device
+from lenet import LeNet
+from mnist_data import (
+    ArgumentParser,
+    DatasetError,
+    add_data_options,
+    batches,
+    load_dataset,
+    positive_float,
+    positive_int,
+)
+
+# --8<-- [end:imports]
 
 
+# --8<-- [start:train]
 def train_one_epoch(
     model,
     optimizer,
@@ -76,11 +95,6 @@ def train_one_epoch(
 
 
 # --8<-- [start:evaluate]
-import torch
-
-from mnist_data import batches
-
-
 def evaluate(model, images, labels, batch_size=1000):
     """Fraction of correctly classified images."""
     model.eval()
@@ -101,9 +115,6 @@ def evaluate(model, images, labels, batch_size=1000):
 
 
 # --8<-- [start:timing]
-import torch
-
-
 def synchronize(device, model):
     """Wait until the device has finished the work queued so far, so that
     the clock reads real time.
@@ -125,11 +136,6 @@ def synchronize(device, model):
 
 
 # --8<-- [start:checkpoint]
-import os
-from pathlib import Path
-
-import torch
-
 CHECKPOINT_FORMAT = "lenet-mnist-checkpoint-1"
 CHECKPOINT_KEYS = {
     "format",
@@ -217,25 +223,6 @@ def load_checkpoint(path: Path) -> dict:
 
 
 # --8<-- [end:checkpoint]
-
-
-import argparse
-import sys
-import time
-from pathlib import Path
-
-import torch
-
-from choose_device import DeviceChoiceError, choose_device
-from lenet import LeNet
-from mnist_data import (
-    ArgumentParser,
-    DatasetError,
-    add_data_options,
-    load_dataset,
-    positive_float,
-    positive_int,
-)
 
 
 def parse_args(argv=None) -> argparse.Namespace:
