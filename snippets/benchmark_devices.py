@@ -1,82 +1,133 @@
-"""Is the GPU faster than the CPU for this training? Time both in one run, the same way.
+"""Is the GPU faster than the CPU for this training? Time both in one run,
+the same way.
 
 Keep it next to train_mnist.py and its neighbours, then:
 
-    python benchmark_devices.py --download                   # MNIST, 3 epochs on the CPU and on the GPU
-    python benchmark_devices.py --dataset fashion-mnist --data-dir D:\\datasets --epochs 5
+    python benchmark_devices.py --download  # MNIST, 3 epochs on CPU and GPU
+    python benchmark_devices.py --dataset fashion-mnist --epochs 5
+    python benchmark_devices.py --data-dir D:\\datasets  # data elsewhere
 
-Both devices train the same LeNet from the same initial weights on the same data in the same batch
-order. Each gets warm-up steps first (one-time start-up costs are not training speed), and the
-clock is read only after the device has finished its queued work.
+Both devices train the same LeNet from the same initial weights on the same
+data in the same batch order. Each gets warm-up steps first (one-time
+start-up costs are not training speed), and the clock is read only after the
+device has finished its queued work.
 """
 
-# --8<-- [start:timed_run]
-import time
-
-import torch
-
-from lenet import LeNet
-from train_mnist import evaluate, synchronize, train_one_epoch
-
-
-def timed_run(device, data, epochs, batch_size, lr, seed, warmup_steps):
-    """Train on ``device``; return (seconds of each epoch, final test accuracy).
-
-    ``data`` is (train_images, train_labels, test_images, test_labels) on the CPU.
-    """
-    train_images, train_labels, test_images, test_labels = (tensor.to(device) for tensor in data)
-
-    # Warm-up on a throwaway model: the first steps on a device pay for kernel selection,
-    # memory allocation and (on DirectML) shader compilation, which is not the speed of training.
-    warm_model = LeNet().to(device)
-    warm_optimizer = torch.optim.Adam(warm_model.parameters(), lr=lr)
-    warm_count = min(len(train_images), warmup_steps * batch_size)
-    train_one_epoch(warm_model, warm_optimizer, train_images[:warm_count], train_labels[:warm_count],
-                    batch_size, torch.Generator().manual_seed(seed))
-    synchronize(device, warm_model)
-
-    torch.manual_seed(seed)  # the same initial weights on every device
-    model = LeNet().to(device)  # on the device before the optimizer is built
-    optimizer = torch.optim.Adam(model.parameters(), lr=lr)
-    seconds = []
-    for epoch in range(1, epochs + 1):
-        generator = torch.Generator().manual_seed(seed * 100_000 + epoch)  # same batch order everywhere
-        synchronize(device, model)
-        started = time.perf_counter()
-        train_one_epoch(model, optimizer, train_images, train_labels, batch_size, generator)
-        synchronize(device, model)  # wait for the device before reading the clock
-        seconds.append(time.perf_counter() - started)
-    return seconds, evaluate(model, test_images, test_labels)
-# --8<-- [end:timed_run]
-
-
-# --8<-- [start:main]
+# --8<-- [start:imports]
 import json
 import sys
+import time
 from pathlib import Path
 
 import torch
 
 from choose_device import DeviceChoiceError, choose_device
-from mnist_data import DATASETS, ArgumentParser, DatasetError, load_dataset
-from train_mnist import positive_float, positive_int
+from lenet import LeNet
+from mnist_data import (
+    ArgumentParser,
+    DatasetError,
+    add_data_options,
+    load_dataset,
+    positive_float,
+    positive_int,
+)
+from train_mnist import evaluate, synchronize, train_one_epoch
+
+# --8<-- [end:imports]
+
+
+# --8<-- [start:timed_run]
+def timed_run(device, data, epochs, batch_size, lr, seed, warmup_steps):
+    """Train on ``device``; return (seconds per epoch, final test accuracy).
+
+    ``data`` is (train_images, train_labels, test_images, test_labels) on
+    the CPU.
+    """
+    train_images, train_labels, test_images, test_labels = (
+        tensor.to(device) for tensor in data
+    )
+
+    # Warm-up on a throwaway model: the first steps on a device pay for
+    # kernel selection, memory allocation and (on DirectML) shader
+    # compilation, which is not the speed of training.
+    warm_model = LeNet().to(device)
+    warm_optimizer = torch.optim.Adam(warm_model.parameters(), lr=lr)
+    warm_count = min(len(train_images), warmup_steps * batch_size)
+    train_one_epoch(
+        warm_model,
+        warm_optimizer,
+        train_images[:warm_count],
+        train_labels[:warm_count],
+        batch_size,
+        torch.Generator().manual_seed(seed),
+    )
+    synchronize(device, warm_model)
+
+    torch.manual_seed(seed)  # the same initial weights on every device
+    # on the device before the optimizer is built
+    model = LeNet().to(device)
+    optimizer = torch.optim.Adam(model.parameters(), lr=lr)
+    seconds = []
+    for epoch in range(1, epochs + 1):
+        # same batch order everywhere
+        generator = torch.Generator().manual_seed(seed * 100_000 + epoch)
+        synchronize(device, model)
+        started = time.perf_counter()
+        train_one_epoch(
+            model,
+            optimizer,
+            train_images,
+            train_labels,
+            batch_size,
+            generator,
+        )
+        # wait for the device before reading the clock
+        synchronize(device, model)
+        seconds.append(time.perf_counter() - started)
+    return seconds, evaluate(model, test_images, test_labels)
+
+
+# --8<-- [end:timed_run]
 
 
 def main(argv=None) -> int:
-    parser = ArgumentParser(description="Time LeNet training on the CPU and on the GPU, side by side.")
-    parser.add_argument("--dataset", choices=sorted(DATASETS), default="mnist")
-    parser.add_argument("--data-dir", type=Path, default=Path("data"), help="dataset root (default: .\\data)")
-    parser.add_argument("--download", action="store_true", help="download the dataset if it is missing")
+    parser = ArgumentParser(
+        description=(
+            "Time LeNet training on the CPU and on the GPU, side by side."
+        )
+    )
+    add_data_options(parser)
     parser.add_argument("--epochs", type=positive_int, default=3)
     parser.add_argument("--batch-size", type=positive_int, default=64)
     parser.add_argument("--lr", type=positive_float, default=1e-3)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--warmup-steps", type=positive_int, default=20)
-    parser.add_argument("--limit-train", type=positive_int, help="use only the first N training images")
-    parser.add_argument("--device", help="the device to compare with the CPU: dml, dml:N, xpu, cuda (default: automatic)")
-    parser.add_argument("--allow-cpu-only", action="store_true",
-                        help="without a GPU, time the CPU alone instead of stopping with an error")
-    parser.add_argument("--json", type=Path, metavar="FILE", help="also write the results to FILE as JSON")
+    parser.add_argument(
+        "--limit-train",
+        type=positive_int,
+        help="use only the first N training images",
+    )
+    parser.add_argument(
+        "--device",
+        help=(
+            "the device to compare with the CPU: dml, dml:N, xpu, cuda "
+            "(default: automatic)"
+        ),
+    )
+    parser.add_argument(
+        "--allow-cpu-only",
+        action="store_true",
+        help=(
+            "without a GPU, time the CPU alone instead of stopping with an "
+            "error"
+        ),
+    )
+    parser.add_argument(
+        "--json",
+        type=Path,
+        metavar="FILE",
+        help="also write the results to FILE as JSON",
+    )
     args = parser.parse_args(argv)
 
     try:
@@ -85,11 +136,16 @@ def main(argv=None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 1
     if device.type == "cpu" and not args.device and not args.allow_cpu_only:
-        print(f"error: no GPU to compare with the CPU: {reason}; "
-              f"pass --allow-cpu-only to time the CPU alone", file=sys.stderr)
+        print(
+            f"error: no GPU to compare with the CPU: {reason}; "
+            f"pass --allow-cpu-only to time the CPU alone",
+            file=sys.stderr,
+        )
         return 1
     try:
-        data = load_dataset(args.dataset, args.data_dir, args.download, args.limit_train)
+        data = load_dataset(
+            args.dataset, args.data_dir, args.download, args.limit_train
+        )
     except DatasetError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
@@ -98,36 +154,89 @@ def main(argv=None) -> int:
         devices = [torch.device("cpu")]
     else:
         if device.type == "cpu":
-            print("comparing the CPU with itself: a check of the method, the ratio should be close to 1")
+            print(
+                "comparing the CPU with itself: a check of the method, the "
+                "ratio should be close to 1"
+            )
         print(f"device: {device}  ({reason})")
         devices = [torch.device("cpu"), device]
 
-    print(f"{args.dataset}: {len(data[0])} training images, batch {args.batch_size}, {args.epochs} epochs, "
-          f"{args.warmup_steps} warm-up steps; CPU with {torch.get_num_threads()} threads")
+    print(
+        f"{args.dataset}: {len(data[0])} training images, batch "
+        f"{args.batch_size}, {args.epochs} epochs, "
+        f"{args.warmup_steps} warm-up steps; CPU with "
+        f"{torch.get_num_threads()} threads"
+    )
     results = []  # (seconds per epoch, accuracy) for each device, in order
     for each in devices:
         print(f"timing {each} ...", flush=True)
-        results.append(timed_run(each, data, args.epochs, args.batch_size, args.lr, args.seed, args.warmup_steps))
+        results.append(
+            timed_run(
+                each,
+                data,
+                args.epochs,
+                args.batch_size,
+                args.lr,
+                args.seed,
+                args.warmup_steps,
+            )
+        )
 
-    print("epoch  " + "  ".join(f"{str(each) + ' (s)':>20}" for each in devices))
+    print(
+        "epoch  "
+        + "  ".join(f"{str(each) + ' (s)':>20}" for each in devices)
+    )
     for epoch in range(args.epochs):
-        print(f"{epoch + 1:>5}  " + "  ".join(f"{seconds[epoch]:>20.2f}" for seconds, _ in results))
-    print("total  " + "  ".join(f"{sum(seconds):>20.2f}" for seconds, _ in results))
-    print("test accuracy: " + ", ".join(f"{each} {accuracy:.4f}" for each, (_, accuracy) in zip(devices, results)))
+        print(
+            f"{epoch + 1:>5}  "
+            + "  ".join(
+                f"{seconds[epoch]:>20.2f}" for seconds, _ in results
+            )
+        )
+    print(
+        "total  "
+        + "  ".join(f"{sum(seconds):>20.2f}" for seconds, _ in results)
+    )
+    print(
+        "test accuracy: "
+        + ", ".join(
+            f"{each} {accuracy:.4f}"
+            for each, (_, accuracy) in zip(devices, results)
+        )
+    )
     if len(devices) == 2:
         cpu_seconds, device_seconds = sum(results[0][0]), sum(results[1][0])
-        print(f"ratio: {devices[1]} trained {cpu_seconds / device_seconds:.2f}x as fast as the CPU "
-              f"({cpu_seconds:.1f} s vs {device_seconds:.1f} s for {args.epochs} epochs)")
+        print(
+            f"ratio: {devices[1]} trained "
+            f"{cpu_seconds / device_seconds:.2f}x as fast as the CPU "
+            f"({cpu_seconds:.1f} s vs {device_seconds:.1f} s for "
+            f"{args.epochs} epochs)"
+        )
     if args.json:  # machine-readable, e.g. for a chart
-        args.json.write_text(json.dumps({
-            "benchmark": "devices", "dataset": args.dataset, "train_images": len(data[0]), "epochs": args.epochs,
-            "batch_size": args.batch_size, "torch": torch.__version__, "cpu_threads": torch.get_num_threads(),
-            "runs": [{"device": str(each), "seconds_per_epoch": seconds, "total_seconds": sum(seconds),
-                      "test_accuracy": accuracy} for each, (seconds, accuracy) in zip(devices, results)],
-        }, indent=2) + "\n", encoding="utf-8")
+        runs = [
+            {
+                "device": str(each),
+                "seconds_per_epoch": seconds,
+                "total_seconds": sum(seconds),
+                "test_accuracy": accuracy,
+            }
+            for each, (seconds, accuracy) in zip(devices, results)
+        ]
+        report = {
+            "benchmark": "devices",
+            "dataset": args.dataset,
+            "train_images": len(data[0]),
+            "epochs": args.epochs,
+            "batch_size": args.batch_size,
+            "torch": torch.__version__,
+            "cpu_threads": torch.get_num_threads(),
+            "runs": runs,
+        }
+        args.json.write_text(
+            json.dumps(report, indent=2) + "\n", encoding="utf-8"
+        )
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
-# --8<-- [end:main]
+    raise SystemExit(main())

@@ -1,49 +1,46 @@
-"""Check MNIST or Fashion-MNIST files that you downloaded by hand, before training on them.
+"""Check MNIST or Fashion-MNIST files that you downloaded by hand, before
+training on them.
 
-When torchvision cannot reach its download hosts, fetch the four .gz files another way, put them in
-<data-dir>\\MNIST\\raw (or FashionMNIST\\raw), and run:
+When torchvision cannot reach its download hosts, fetch the four .gz files
+another way, put them in <data-dir>\\MNIST\\raw (or FashionMNIST\\raw), and
+run:
 
-    python check_mnist_files.py                                  # .\\data\\MNIST\\raw
-    python check_mnist_files.py --dataset fashion-mnist --data-dir D:\\datasets
+    python check_mnist_files.py  # checks .\\data\\MNIST\\raw
+    python check_mnist_files.py --dataset fashion-mnist
+    python check_mnist_files.py --data-dir D:\\datasets  # data elsewhere
 
-Each file is compared with the MD5 checksum that torchvision itself expects (its MNIST.resources).
-When all four match, `python mnist_data.py --download` (or train_mnist.py --download) unpacks them
-without going online: torchvision uses a file that is already there and verified.
+Each file is compared with the MD5 checksum that torchvision itself expects
+(its MNIST.resources). When all four match, `python mnist_data.py
+--download` (or train_mnist.py --download) unpacks them without going
+online: torchvision uses a file that is already there and verified.
 """
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import sys
 from pathlib import Path
 
-from torchvision import datasets
-
-# The same classes mnist_data.py uses: their .resources list (file name, MD5) and .mirrors (hosts).
-DATASETS = {
-    "mnist": datasets.MNIST,
-    "fashion-mnist": datasets.FashionMNIST,
-}
-
-
-class ArgumentParser(argparse.ArgumentParser):
-    """argparse that reports a bad argument in one line: 'error: ...'."""
-
-    def error(self, message: str):
-        self.exit(2, f"error: {message} (see --help)\n")
+# The same dataset classes, parser and options as mnist_data.py, its
+# neighbour: .resources lists (file name, MD5), .mirrors the hosts.
+from mnist_data import DATASETS, ArgumentParser, add_data_options
 
 
 def md5_of(path: Path) -> str:
     digest = hashlib.md5()
     with path.open("rb") as file:
-        for chunk in iter(lambda: file.read(1 << 20), b""):  # 1 MB at a time: the files are up to 26 MB
+        # 1 MB at a time: the files are up to 26 MB
+        for chunk in iter(lambda: file.read(1 << 20), b""):
             digest.update(chunk)
     return digest.hexdigest()
 
 
-def check_files(name: str, data_dir: Path) -> tuple[Path, list[tuple[str, str]]]:
-    """Return (raw folder, [(file name, "OK" | "MISSING" | "DAMAGED")]) for the dataset's four files."""
+def check_files(
+    name: str, data_dir: Path
+) -> tuple[Path, list[tuple[str, str]]]:
+    """Return (raw folder, [(file name, "OK" | "MISSING" | "DAMAGED")]) for
+    the dataset's four files.
+    """
     dataset_class = DATASETS[name]
     raw = data_dir / dataset_class.__name__ / "raw"
     results = []
@@ -52,30 +49,49 @@ def check_files(name: str, data_dir: Path) -> tuple[Path, list[tuple[str, str]]]
         if not path.is_file():
             results.append((filename, "MISSING"))
         else:
-            results.append((filename, "OK" if md5_of(path) == expected_md5 else "DAMAGED"))
+            results.append(
+                (
+                    filename,
+                    "OK" if md5_of(path) == expected_md5 else "DAMAGED",
+                )
+            )
     return raw, results
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = ArgumentParser(description="Check hand-downloaded MNIST / Fashion-MNIST files against torchvision's MD5 sums.")
-    parser.add_argument("--dataset", choices=sorted(DATASETS), default="mnist")
-    parser.add_argument("--data-dir", type=Path, default=Path("data"), help="dataset root (default: .\\data)")
+    parser = ArgumentParser(
+        description=(
+            "Check hand-downloaded MNIST / Fashion-MNIST files "
+            "against torchvision's MD5 sums."
+        )
+    )
+    add_data_options(parser, download=False)
     args = parser.parse_args(argv)
 
     raw, results = check_files(args.dataset, args.data_dir)
-    print(f"{args.dataset}: checking {len(results)} files in {raw} against torchvision's MD5 checksums")
+    print(
+        f"{args.dataset}: checking {len(results)} files in {raw} against "
+        "torchvision's MD5 checksums"
+    )
     for filename, status in results:
         print(f"  {status:8} {filename}")
     bad = [filename for filename, status in results if status != "OK"]
     if bad:
         hosts = " or ".join(DATASETS[args.dataset].mirrors)
-        print(f"error: {len(bad)} of {len(results)} files missing or damaged in {raw}: download "
-              f"{', '.join(bad)} again (torchvision's hosts: {hosts})", file=sys.stderr)
+        print(
+            f"error: {len(bad)} of {len(results)} files missing or damaged "
+            f"in {raw}: download "
+            f"{', '.join(bad)} again (torchvision's hosts: {hosts})",
+            file=sys.stderr,
+        )
         return 1
-    print(f"all files intact: python mnist_data.py --dataset {args.dataset} --data-dir {args.data_dir} "
-          "--download unpacks them without going online")
+    print(
+        f"all files intact: python mnist_data.py --dataset {args.dataset} "
+        f"--data-dir {args.data_dir} "
+        "--download unpacks them without going online"
+    )
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

@@ -1,4 +1,5 @@
-"""Choose the device to run PyTorch on: DirectML, else Intel XPU, else CUDA/ROCm, else the CPU.
+"""Choose the device to run PyTorch on: DirectML, else Intel XPU, else
+CUDA/ROCm, else the CPU.
 
 Use it from your own scripts in the same folder:
 
@@ -25,7 +26,7 @@ class DeviceChoiceError(RuntimeError):
     """The requested device does not exist on this machine."""
 
 
-def _load_directml():
+def _directml_if_installed():
     """Return the torch_directml module, or None if it is not installed."""
     try:
         import torch_directml
@@ -39,19 +40,27 @@ KINDS = "dml, dml:N, xpu, xpu:N, cuda, cuda:N (CUDA or ROCm) or cpu"
 
 def _parse(request: str) -> tuple[str, int | None]:
     kind, _, index = request.strip().lower().partition(":")
-    if kind not in {"dml", "xpu", "cuda", "cpu"} or (index and not index.isdigit()):
+    if kind not in {"dml", "xpu", "cuda", "cpu"} or (
+        index and not index.isdigit()
+    ):
         raise DeviceChoiceError(f"unknown device {request!r}: use {KINDS}")
     return kind, int(index) if index else None
 
 
 def _xpu_count() -> int:
-    """Intel GPUs that this torch can use (0 unless it is PyTorch's XPU build and a driver answers)."""
+    """Intel GPUs that this torch can use (0 unless it is PyTorch's XPU
+    build and a driver answers).
+    """
     xpu = getattr(torch, "xpu", None)  # torch.xpu exists from torch 2.4 on
-    return xpu.device_count() if xpu is not None and xpu.is_available() else 0
+    return (
+        xpu.device_count() if xpu is not None and xpu.is_available() else 0
+    )
 
 
 def gpu_backend() -> str:
-    """What torch.cuda runs on in this build: AMD's ROCm builds reuse the torch.cuda API."""
+    """What torch.cuda runs on in this build: AMD's ROCm builds reuse the
+    torch.cuda API.
+    """
     return "ROCm" if torch.version.hip else "CUDA"
 
 
@@ -60,66 +69,102 @@ def _explicit(request: str) -> tuple[torch.device, str]:
     if kind == "cpu":
         return torch.device("cpu"), f"CPU, as requested ({request})"
     if kind == "dml":
-        dml = _load_directml()
+        dml = _directml_if_installed()
         if dml is None:
             raise DeviceChoiceError(
-                "DirectML was requested but torch-directml is not installed: "
+                "DirectML was requested but torch-directml is not "
+                "installed: "
                 "python -m pip install torch-directml"
             )
         count = dml.device_count()
         index = dml.default_device() if index is None else index
         if not 0 <= index < count:
             raise DeviceChoiceError(
-                f"DirectML adapter {index} was requested but {count} adapter(s) exist"
+                f"DirectML adapter {index} was requested but {count} "
+                "adapter(s) exist"
             )
-        return dml.device(index), f"DirectML adapter {index}: {dml.device_name(index)}, as requested"
+        return (
+            dml.device(index),
+            f"DirectML adapter {index}: {dml.device_name(index)}, as "
+            "requested",
+        )
     index = 0 if index is None else index
     if kind == "xpu":
         count = _xpu_count()
         if not 0 <= index < count:
             raise DeviceChoiceError(
-                f"Intel XPU {index} was requested but {count} XPU device(s) are visible to torch "
-                f"{torch.__version__}: it needs PyTorch's XPU build and Intel's GPU driver"
+                f"Intel XPU {index} was requested but {count} XPU "
+                "device(s) "
+                "are visible to torch "
+                f"{torch.__version__}: it needs PyTorch's XPU build and "
+                "Intel's GPU driver"
             )
-        return torch.device("xpu", index), f"Intel XPU {index}: {torch.xpu.get_device_name(index)}, as requested"
+        return (
+            torch.device("xpu", index),
+            f"Intel XPU {index}: {torch.xpu.get_device_name(index)}, as "
+            "requested",
+        )
     count = torch.cuda.device_count() if torch.cuda.is_available() else 0
     if not 0 <= index < count:
         raise DeviceChoiceError(
-            f"CUDA/ROCm GPU {index} was requested but {count} GPU(s) are visible to torch {torch.__version__}"
+            f"CUDA/ROCm GPU {index} was requested but {count} GPU(s) are "
+            f"visible to torch {torch.__version__}"
         )
-    return (torch.device("cuda", index),
-            f"{gpu_backend()} GPU {index}: {torch.cuda.get_device_name(index)}, as requested")
+    return (
+        torch.device("cuda", index),
+        f"{gpu_backend()} GPU {index}: "
+        f"{torch.cuda.get_device_name(index)}, "
+        "as requested",
+    )
 
 
 def choose_device(request: str | None = None) -> tuple[torch.device, str]:
-    """Return (device, reason). ``request`` (or $TORCH_DEVICE) overrides the automatic choice."""
+    """Return (device, reason). ``request`` (or $TORCH_DEVICE) overrides the
+    automatic choice.
+    """
     request = request or os.environ.get(DEVICE_ENV_VAR, "")
     if request.strip():
         return _explicit(request)
 
-    dml = _load_directml()
+    dml = _directml_if_installed()
     if dml is not None and dml.is_available() and dml.device_count() > 0:
         index = dml.default_device()
-        return dml.device(index), f"DirectML adapter {index}: {dml.device_name(index)}"
+        return dml.device(
+            index
+        ), f"DirectML adapter {index}: {dml.device_name(index)}"
     why_not_dml = (
-        "torch-directml is not installed" if dml is None else "torch-directml found no adapter"
+        "torch-directml is not installed"
+        if dml is None
+        else "torch-directml found no adapter"
     )
 
-    # A torch build has at most one of these GPU back-ends compiled in (each has its own wheels).
+    # A torch build has at most one of these GPU back-ends compiled in (each
+    # has its own wheels).
     if _xpu_count() > 0:
-        return torch.device("xpu", 0), f"Intel XPU 0: {torch.xpu.get_device_name(0)} ({why_not_dml})"
+        return torch.device(
+            "xpu", 0
+        ), f"Intel XPU 0: {torch.xpu.get_device_name(0)} ({why_not_dml})"
     if torch.cuda.is_available():
-        # AMD's ROCm builds of PyTorch answer through torch.cuda too; torch.version.hip tells them apart.
-        return (torch.device("cuda", 0),
-                f"{gpu_backend()} GPU 0: {torch.cuda.get_device_name(0)} ({why_not_dml})")
+        # AMD's ROCm builds of PyTorch answer through torch.cuda too;
+        # torch.version.hip tells them apart.
+        return (
+            torch.device("cuda", 0),
+            f"{gpu_backend()} GPU 0: {torch.cuda.get_device_name(0)} "
+            f"({why_not_dml})",
+        )
 
-    return torch.device("cpu"), f"CPU ({why_not_dml}, and no XPU, CUDA or ROCm GPU is visible)"
+    return torch.device(
+        "cpu"
+    ), f"CPU ({why_not_dml}, and no XPU, CUDA or ROCm GPU is visible)"
+
+
 # --8<-- [end:choose_device]
 
 
-# --8<-- [start:main]
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Show which device PyTorch will use, and why.")
+    parser = argparse.ArgumentParser(
+        description="Show which device PyTorch will use, and why."
+    )
     parser.add_argument(
         "--device",
         help=f"{KINDS} (default: ${DEVICE_ENV_VAR}, else automatic)",
@@ -129,11 +174,10 @@ def main(argv: list[str] | None = None) -> int:
         device, reason = choose_device(args.device)
     except DeviceChoiceError as error:
         print(f"error: {error}", file=sys.stderr)
-        return 2
+        return 1
     print(f"device: {device}  ({reason})")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
-# --8<-- [end:main]
+    raise SystemExit(main())

@@ -1,13 +1,15 @@
-"""Load MNIST or Fashion-MNIST once, as normalised float32 tensors, and serve shuffled batches.
+"""Load MNIST or Fashion-MNIST once, as normalised float32 tensors, and
+serve shuffled batches.
 
 Run it to check that the data is where the training script will look:
 
-    python mnist_data.py --download                      # MNIST into .\\data (needs internet once)
+    python mnist_data.py --download  # MNIST into .\\data (internet, once)
     python mnist_data.py --dataset fashion-mnist --data-dir D:\\datasets
 
-Why not a DataLoader with transforms? For 28x28 images, per-image PIL transforms cost more than the
-network itself: the GPU waits for the data. Here the whole set is decoded once, normalised once,
-moved to the device once, and each batch is picked from tensors that are already there.
+Why not a DataLoader with transforms? For 28x28 images, per-image PIL
+transforms cost more than the network itself: the GPU waits for the data.
+Here the whole set is decoded once, normalised once, moved to the device
+once, and each batch is picked from tensors that are already there.
 """
 
 # --8<-- [start:data]
@@ -22,7 +24,8 @@ import torch
 from torchvision import datasets
 from torchvision.datasets.utils import download_and_extract_archive
 
-# torchvision reads (and downloads) both sets in the same IDX format, into <data-dir>/<folder>/raw.
+# torchvision reads (and downloads) both sets in the same IDX format, into
+# <data-dir>/<folder>/raw.
 DATASETS = {
     "mnist": datasets.MNIST,
     "fashion-mnist": datasets.FashionMNIST,
@@ -34,7 +37,9 @@ class DatasetError(RuntimeError):
 
 
 class ArgumentParser(argparse.ArgumentParser):
-    """argparse that reports a bad argument in one line: 'error: ...'."""
+    """argparse that reports a bad argument in one line, 'error: ...', with
+    argparse's exit code 2.
+    """
 
     def error(self, message: str):
         self.exit(2, f"error: {message} (see --help)\n")
@@ -45,10 +50,12 @@ def _one_line(error: BaseException) -> str:
 
 
 def _download(name: str, data_dir: Path) -> None:
-    """Fetch the missing files into <data-dir>/<folder>/raw, trying torchvision's mirrors in turn.
+    """Fetch the missing files into <data-dir>/<folder>/raw, trying
+    torchvision's mirrors in turn.
 
-    torchvision's download=True does the same, but its error spans many lines (or prints the
-    cause elsewhere): this one raises DatasetError with the folder and the first cause, in one line.
+    torchvision's download=True does the same, but its error spans many
+    lines (or prints the cause elsewhere): this one raises DatasetError with
+    the folder and the first cause, in one line.
     """
     dataset_class = DATASETS[name]
     raw = data_dir / dataset_class.__name__ / "raw"
@@ -58,13 +65,27 @@ def _download(name: str, data_dir: Path) -> None:
         first_cause = None
         for mirror in dataset_class.mirrors:
             try:
-                download_and_extract_archive(mirror + filename, download_root=str(raw), filename=filename, md5=md5)
+                download_and_extract_archive(
+                    mirror + filename,
+                    download_root=str(raw),
+                    filename=filename,
+                    md5=md5,
+                )
                 break
-            except (URLError, RuntimeError) as error:  # no network, mirror down, or a damaged download
-                reason = error.reason if isinstance(error, URLError) else error
-                first_cause = first_cause or f"{mirror}{filename}: {_one_line(reason)}"
+            # no network, mirror down, or a damaged download
+            except (URLError, RuntimeError) as error:
+                reason = (
+                    error.reason if isinstance(error, URLError) else error
+                )
+                first_cause = (
+                    first_cause
+                    or f"{mirror}{filename}: {_one_line(reason)}"
+                )
         else:
-            raise DatasetError(f"cannot download {name} into {raw} (no internet?): {first_cause}")
+            raise DatasetError(
+                f"cannot download {name} into {raw} (no internet?): "
+                f"{first_cause}"
+            )
 
 
 def _read_split(name: str, data_dir: Path, train: bool, download: bool):
@@ -72,51 +93,94 @@ def _read_split(name: str, data_dir: Path, train: bool, download: bool):
     try:
         if download:
             _download(name, data_dir)
-        dataset = dataset_class(root=str(data_dir), train=train, download=False)
+        dataset = dataset_class(
+            root=str(data_dir), train=train, download=False
+        )
     except DatasetError:
         raise
     except RuntimeError as error:
-        if "not found" in str(error).lower():  # torchvision: "Dataset not found. You can use download=True ..."
+        # torchvision: "Dataset not found. You can use download=True ..."
+        if "not found" in str(error).lower():
             folder = data_dir / dataset_class.__name__ / "raw"
             raise DatasetError(
-                f"{name} not found in {folder}: run again with --download (needs internet once) "
-                f"or point --data-dir at the folder that holds {dataset_class.__name__}"
+                f"{name} not found in {folder}: run again with --download "
+                "(needs internet once) "
+                "or point --data-dir at the folder that holds "
+                f"{dataset_class.__name__}"
             ) from None
-        raise DatasetError(f"cannot read {name} from {data_dir}: {_one_line(error)}") from None
-    except OSError as error:  # no permission to create the folder, a damaged file...
+        raise DatasetError(
+            f"cannot read {name} from {data_dir}: {_one_line(error)}"
+        ) from None
+    # no permission to create the folder, a damaged file...
+    except OSError as error:
         what = "download" if download else "read"
-        raise DatasetError(f"cannot {what} {name} into {data_dir}: {_one_line(error)}") from None
-    # .data holds every image as uint8 (N, 28, 28), .targets the labels (N,): no per-image transform.
+        raise DatasetError(
+            f"cannot {what} {name} into {data_dir}: {_one_line(error)}"
+        ) from None
+    # .data holds every image as uint8 (N, 28, 28), .targets the labels
+    # (N,): no per-image transform.
     return dataset.data, dataset.targets
 
 
-def load_dataset(name: str, data_dir: str | Path, download: bool = False, limit_train: int | None = None,
-                 limit_test: int | None = None):
-    """Return (train_images, train_labels, test_images, test_labels) on the CPU.
+def load_dataset(
+    name: str,
+    data_dir: str | Path,
+    download: bool = False,
+    limit_train: int | None = None,
+    limit_test: int | None = None,
+):
+    """(train_images, train_labels, test_images, test_labels) on the CPU.
 
-    Images are float32 (N, 1, 28, 28), normalised with the training set's mean and standard deviation;
-    labels are int64 (N,). ``limit_*`` keeps only the first N images (quick runs and tests).
+    Images are float32 (N, 1, 28, 28), normalised with the training set's
+    mean and standard deviation; labels are int64 (N,). ``limit_*`` keeps
+    only the first N images (quick runs and tests).
     """
     if name not in DATASETS:
-        raise DatasetError(f"unknown dataset {name!r}: use one of {', '.join(DATASETS)}")
+        raise DatasetError(
+            f"unknown dataset {name!r}: use one of {', '.join(DATASETS)}"
+        )
     data_dir = Path(data_dir)
-    train_images, train_labels = _read_split(name, data_dir, train=True, download=download)
-    test_images, test_labels = _read_split(name, data_dir, train=False, download=download)
-    train_images, train_labels = train_images[:limit_train], train_labels[:limit_train]
-    test_images, test_labels = test_images[:limit_test], test_labels[:limit_test]
+    train_images, train_labels = _read_split(
+        name, data_dir, train=True, download=download
+    )
+    test_images, test_labels = _read_split(
+        name, data_dir, train=False, download=download
+    )
+    train_images, train_labels = (
+        train_images[:limit_train],
+        train_labels[:limit_train],
+    )
+    test_images, test_labels = (
+        test_images[:limit_test],
+        test_labels[:limit_test],
+    )
 
     # float32, never float64: not every DirectML GPU supports float64.
-    train = train_images.to(torch.float32).div_(255).unsqueeze(1)  # (N, 1, 28, 28): one channel
+    # (N, 1, 28, 28): one channel
+    train = train_images.to(torch.float32).div_(255).unsqueeze(1)
     test = test_images.to(torch.float32).div_(255).unsqueeze(1)
-    mean, std = train.mean(), train.std()  # from the training images only: the test set stays unseen
-    return (train - mean) / std, train_labels.long(), (test - mean) / std, test_labels.long()
+    # from the training images only: the test set stays unseen
+    mean, std = train.mean(), train.std()
+    return (
+        (train - mean) / std,
+        train_labels.long(),
+        (test - mean) / std,
+        test_labels.long(),
+    )
 
 
-def batches(images: torch.Tensor, labels: torch.Tensor, batch_size: int, generator: torch.Generator | None = None):
-    """Yield (images, labels) batches from tensors that already live on the training device.
+def batches(
+    images: torch.Tensor,
+    labels: torch.Tensor,
+    batch_size: int,
+    generator: torch.Generator | None = None,
+):
+    """Yield (images, labels) batches from tensors that already live on the
+    training device.
 
-    Shuffle with a permutation made on the CPU: DirectML has no torch.Generator of its own.
-    Without a generator the order is fixed (for evaluation).
+    Shuffle with a permutation made on the CPU: DirectML has no
+    torch.Generator of its own. Without a generator the order is fixed (for
+    evaluation).
     """
     count = len(images)
     if generator is None:
@@ -125,32 +189,104 @@ def batches(images: torch.Tensor, labels: torch.Tensor, batch_size: int, generat
         order = torch.randperm(count, generator=generator).to(images.device)
     for start in range(0, count, batch_size):
         if order is None:
-            yield images[start:start + batch_size], labels[start:start + batch_size]
+            yield (
+                images[start : start + batch_size],
+                labels[start : start + batch_size],
+            )
         else:
-            index = order[start:start + batch_size]
+            index = order[start : start + batch_size]
             yield images[index], labels[index]
+
+
 # --8<-- [end:data]
 
 
-# --8<-- [start:main]
+# The command-line contract (docs/contributing/testing.md): every script
+# that loads the data takes the same data options, and a bad value is a
+# usage error (exit 2) that names the option.
+def _number(text: str, kind, allowed, rule: str):
+    """``text`` as ``kind`` (int or float) if ``allowed(value)``."""
+    try:
+        value = kind(text)
+    except ValueError:
+        what = "a whole number" if kind is int else "a number"
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not {what}"
+        ) from None
+    if not allowed(value):
+        raise argparse.ArgumentTypeError(f"{text} must be {rule}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    return _number(text, int, lambda value: value >= 1, "1 or more")
+
+
+def non_negative_int(text: str) -> int:
+    return _number(text, int, lambda value: value >= 0, "0 or more")
+
+
+def positive_float(text: str) -> float:
+    return _number(text, float, lambda value: value > 0, "more than 0")
+
+
+def add_data_options(
+    parser: argparse.ArgumentParser, defaults: bool = True, download=True
+) -> None:
+    """--dataset, --data-dir and --download, the same in every script that
+    loads the data.
+
+    defaults=False leaves out the options not given (for a script that lays
+    them over its own settings); download=False leaves out --download.
+    """
+
+    def default(value):
+        return value if defaults else argparse.SUPPRESS
+
+    parser.add_argument(
+        "--dataset", choices=sorted(DATASETS), default=default("mnist")
+    )
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        default=default(Path("data")),
+        help="dataset root (default: .\\data)",
+    )
+    if not download:
+        return
+    parser.add_argument(
+        "--download",
+        action=argparse.BooleanOptionalAction,
+        default=default(False),
+        help="download the dataset if it is missing",
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = ArgumentParser(description="Load MNIST or Fashion-MNIST and show what was loaded.")
-    parser.add_argument("--dataset", choices=sorted(DATASETS), default="mnist")
-    parser.add_argument("--data-dir", type=Path, default=Path("data"), help="dataset root (default: .\\data)")
-    parser.add_argument("--download", action="store_true", help="download the dataset if it is missing")
+    parser = ArgumentParser(
+        description="Load MNIST or Fashion-MNIST and show what was loaded."
+    )
+    add_data_options(parser)
     args = parser.parse_args(argv)
     try:
-        train_x, train_y, test_x, test_y = load_dataset(args.dataset, args.data_dir, args.download)
+        train_x, train_y, test_x, test_y = load_dataset(
+            args.dataset, args.data_dir, args.download
+        )
     except DatasetError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
-    print(f"{args.dataset}: {len(train_x)} training and {len(test_x)} test images of shape "
-          f"{tuple(train_x.shape[1:])}, {train_x.dtype}")
-    print(f"training images after normalisation: mean {train_x.mean():.3f}, std {train_x.std():.3f}")
+    print(
+        f"{args.dataset}: {len(train_x)} training and {len(test_x)} test "
+        "images of shape "
+        f"{tuple(train_x.shape[1:])}, {train_x.dtype}"
+    )
+    print(
+        f"training images after normalisation: mean {train_x.mean():.3f}, "
+        f"std {train_x.std():.3f}"
+    )
     print(f"classes: {train_y.unique().tolist()}")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
-# --8<-- [end:main]
+    raise SystemExit(main())

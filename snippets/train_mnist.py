@@ -1,96 +1,150 @@
-"""Train LeNet on MNIST or Fashion-MNIST on the GPU (DirectML, XPU, CUDA/ROCm) or the CPU, with checkpoints.
+"""Train LeNet on MNIST or Fashion-MNIST on the GPU (DirectML, XPU,
+CUDA/ROCm) or the CPU, with checkpoints.
 
 Keep it next to choose_device.py, mnist_data.py and lenet.py, then:
 
-    python train_mnist.py --download                  # MNIST, downloaded into .\\data the first time
-    python train_mnist.py --resume                    # after an interruption: carry on from the checkpoint
-    python train_mnist.py --dataset fashion-mnist --data-dir D:\\datasets --epochs 15
+    python train_mnist.py --download  # MNIST, into .\\data the first time
+    python train_mnist.py --resume    # after an interruption: carry on
+    python train_mnist.py --dataset fashion-mnist --epochs 15
+    python train_mnist.py --data-dir D:\\datasets  # data kept elsewhere
 
-After every epoch it prints the test accuracy and saves a checkpoint (default:
-checkpoints\\lenet-<dataset>.pt). The checkpoint is written to a temporary file first and then
-renamed over the old one, so a crash or a killed process never leaves a half-written checkpoint.
+After every epoch it prints the test accuracy and saves a checkpoint
+(default: checkpoints\\lenet-<dataset>.pt). The checkpoint is written to a
+temporary file first and then renamed over the old one, so a crash or a
+killed process never leaves a half-written checkpoint.
 """
 
-# --8<-- [start:train]
+# --8<-- [start:imports]
 from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
 
 import torch
 from torch import nn
 
-from mnist_data import batches
+from choose_device import DeviceChoiceError, choose_device
+from lenet import LeNet
+from mnist_data import (
+    ArgumentParser,
+    DatasetError,
+    add_data_options,
+    batches,
+    load_dataset,
+    positive_float,
+    positive_int,
+)
+
+# --8<-- [end:imports]
 
 
-def train_one_epoch(model, optimizer, images, labels, batch_size, generator, progress_label=None):
-    """One pass over the training tensors (already on the device). Returns the mean training loss.
+# --8<-- [start:train]
+def train_one_epoch(
+    model,
+    optimizer,
+    images,
+    labels,
+    batch_size,
+    generator,
+    progress_label=None,
+):
+    """One pass over the training tensors (already on the device). Returns
+    the mean training loss.
 
-    With ``progress_label`` it prints a line at 25 %, 50 % and 75 % of the batches.
+    With ``progress_label`` it prints a line at 25 %, 50 % and 75 % of the
+    batches.
     """
     model.train()
     loss_function = nn.CrossEntropyLoss()
     total_batches = (len(images) + batch_size - 1) // batch_size
-    report_at = {(total_batches * quarter + 3) // 4 for quarter in (1, 2, 3)}  # rounded up
+    # rounded up
+    report_at = {
+        (total_batches * quarter + 3) // 4 for quarter in (1, 2, 3)
+    }
     loss_sum = torch.zeros((), device=images.device)
     seen = 0
-    for number, (batch_images, batch_labels) in enumerate(batches(images, labels, batch_size, generator), 1):
+    for number, (batch_images, batch_labels) in enumerate(
+        batches(images, labels, batch_size, generator), 1
+    ):
         optimizer.zero_grad()
         loss = loss_function(model(batch_images), batch_labels)
         loss.backward()
         optimizer.step()
-        # Sum on the device: loss.item() at every step would make the CPU wait for the GPU each time.
+        # Sum on the device: loss.item() at every step would make the CPU
+        # wait for the GPU each time.
         loss_sum += loss.detach() * len(batch_images)
         seen += len(batch_images)
-        if progress_label is not None and number in report_at and number < total_batches:
-            print(f"{progress_label} {100 * number // total_batches:3d}% "
-                  f"({number}/{total_batches} batches)  loss {loss_sum.item() / seen:.4f}", flush=True)
+        if (
+            progress_label is not None
+            and number in report_at
+            and number < total_batches
+        ):
+            print(
+                f"{progress_label} {100 * number // total_batches:3d}% "
+                f"({number}/{total_batches} batches)  loss "
+                f"{loss_sum.item() / seen:.4f}",
+                flush=True,
+            )
     return loss_sum.item() / seen
+
+
 # --8<-- [end:train]
 
 
 # --8<-- [start:evaluate]
-import torch
-
-from mnist_data import batches
-
-
 def evaluate(model, images, labels, batch_size=1000):
     """Fraction of correctly classified images."""
     model.eval()
     correct = torch.zeros((), dtype=torch.int64, device=images.device)
-    # no_grad, not inference_mode: torch-directml fails on inference tensors (microsoft/DirectML#602).
+    # no_grad, not inference_mode: torch-directml fails on inference tensors
+    # (microsoft/DirectML#602).
     with torch.no_grad():
-        for batch_images, batch_labels in batches(images, labels, batch_size):
-            correct += (model(batch_images).argmax(dim=1) == batch_labels).sum()
+        for batch_images, batch_labels in batches(
+            images, labels, batch_size
+        ):
+            correct += (
+                model(batch_images).argmax(dim=1) == batch_labels
+            ).sum()
     return correct.item() / len(images)
+
+
 # --8<-- [end:evaluate]
 
 
 # --8<-- [start:timing]
-import torch
-
-
 def synchronize(device, model):
-    """Wait until the device has finished the work queued so far, so that the clock reads real time.
+    """Wait until the device has finished the work queued so far, so that
+    the clock reads real time.
 
-    GPUs run asynchronously: a training step returns before the GPU has done it.
+    GPUs run asynchronously: a training step returns before the GPU has done
+    it.
     """
     if device.type == "cuda":  # CUDA and ROCm builds of PyTorch
         torch.cuda.synchronize(device)
     elif device.type == "xpu":  # Intel GPUs through PyTorch's XPU build
         torch.xpu.synchronize(device)
     elif device.type != "cpu":
-        # torch-directml has no synchronize(): reading a value back (.item()) waits for the queued work.
+        # torch-directml has no synchronize(): reading a value back
+        # (.item()) waits for the queued work.
         next(model.parameters()).sum().item()
+
+
 # --8<-- [end:timing]
 
 
 # --8<-- [start:checkpoint]
-import os
-from pathlib import Path
-
-import torch
-
 CHECKPOINT_FORMAT = "lenet-mnist-checkpoint-1"
-CHECKPOINT_KEYS = {"format", "settings", "epoch", "history", "model", "optimizer"}
+CHECKPOINT_KEYS = {
+    "format",
+    "settings",
+    "epoch",
+    "history",
+    "model",
+    "optimizer",
+}
 
 
 class CheckpointError(RuntimeError):
@@ -98,11 +152,14 @@ class CheckpointError(RuntimeError):
 
 
 def temporary_path(path: Path) -> Path:
-    return path.with_name(path.name + ".tmp")  # same folder, so the same drive: os.replace works there
+    # same folder, so the same drive: os.replace works there
+    return path.with_name(path.name + ".tmp")
 
 
 def to_cpu(value):
-    """A copy of nested dicts/lists with every tensor on the CPU: the checkpoint loads on any machine."""
+    """A copy of nested dicts/lists with every tensor on the CPU: the
+    checkpoint loads on any machine.
+    """
     if isinstance(value, torch.Tensor):
         return value.detach().cpu()
     if isinstance(value, dict):
@@ -113,9 +170,11 @@ def to_cpu(value):
 
 
 def save_checkpoint(path: Path, checkpoint: dict) -> None:
-    """Write the checkpoint atomically: a temporary file first, then one rename over the old file.
+    """Write the checkpoint atomically: a temporary file first, then one
+    rename over the old file.
 
-    Killed at any moment, this leaves either the previous checkpoint or the new one, never half a file.
+    Killed at any moment, this leaves either the previous checkpoint or the
+    new one, never half a file.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = temporary_path(path)
@@ -126,77 +185,100 @@ def save_checkpoint(path: Path, checkpoint: dict) -> None:
     try:
         os.replace(temporary, path)
     except PermissionError:
-        # Windows refuses to replace a file that another program holds open (a virus scan, a viewer).
+        # Windows refuses to replace a file that another program holds open
+        # (a virus scan, a viewer).
         temporary.unlink(missing_ok=True)
-        raise CheckpointError(f"cannot replace {path}: another program has it open; close that program "
-                              f"(or pass another --checkpoint) and run again with --resume; "
-                              f"{path} still holds the previous epoch") from None
+        raise CheckpointError(
+            f"cannot replace {path}: another program has it open; close "
+            "that program "
+            f"(or pass another --checkpoint) and run again with --resume; "
+            f"{path} still holds the previous epoch"
+        ) from None
 
 
 def load_checkpoint(path: Path) -> dict:
-    """Read a checkpoint written by save_checkpoint, or raise CheckpointError with the reason."""
+    """Read a checkpoint written by save_checkpoint, or raise
+    CheckpointError with the reason.
+    """
     try:
-        # weights_only=True: only tensors and plain Python values, never code (torch.load's safe mode).
+        # weights_only=True: only tensors and plain Python values, never
+        # code (torch.load's safe mode).
         checkpoint = torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as error:  # truncated, not a zip, not a torch file, unreadable...
+    # truncated, not a zip, not a torch file, unreadable...
+    except Exception as error:
         reason = (str(error).strip().splitlines() or [""])[0][:100]
         raise CheckpointError(
-            f"cannot read checkpoint {path}: it is damaged or not a checkpoint ({type(error).__name__}: {reason})"
+            f"cannot read checkpoint {path}: it is damaged or not a "
+            f"checkpoint ({type(error).__name__}: {reason})"
         ) from None
-    if not isinstance(checkpoint, dict) or checkpoint.get("format") != CHECKPOINT_FORMAT \
-            or not CHECKPOINT_KEYS <= checkpoint.keys():
-        raise CheckpointError(f"{path} is not a checkpoint written by train_mnist.py")
+    if (
+        not isinstance(checkpoint, dict)
+        or checkpoint.get("format") != CHECKPOINT_FORMAT
+        or not CHECKPOINT_KEYS <= checkpoint.keys()
+    ):
+        raise CheckpointError(
+            f"{path} is not a checkpoint written by train_mnist.py"
+        )
     return checkpoint
+
+
 # --8<-- [end:checkpoint]
 
 
-# --8<-- [start:main]
-import argparse
-import sys
-import time
-from pathlib import Path
-
-import torch
-
-from choose_device import DeviceChoiceError, choose_device
-from lenet import LeNet
-from mnist_data import DATASETS, ArgumentParser, DatasetError, load_dataset
-
-
-def positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text} must be 1 or more")
-    return value
-
-
-def positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"{text} must be more than 0")
-    return value
-
-
 def parse_args(argv=None) -> argparse.Namespace:
-    parser = ArgumentParser(description="Train LeNet on MNIST or Fashion-MNIST, with a checkpoint per epoch.")
-    parser.add_argument("--dataset", choices=sorted(DATASETS), default="mnist")
-    parser.add_argument("--data-dir", type=Path, default=Path("data"), help="dataset root (default: .\\data)")
-    parser.add_argument("--download", action="store_true", help="download the dataset if it is missing")
-    parser.add_argument("--epochs", type=positive_int, default=10, help="train until this epoch (default: 10)")
+    parser = ArgumentParser(
+        description=(
+            "Train LeNet on MNIST or Fashion-MNIST, with a "
+            "checkpoint per epoch."
+        )
+    )
+    add_data_options(parser)
+    parser.add_argument(
+        "--epochs",
+        type=positive_int,
+        default=10,
+        help="train until this epoch (default: 10)",
+    )
     parser.add_argument("--batch-size", type=positive_int, default=64)
-    parser.add_argument("--lr", type=positive_float, default=1e-3, help="Adam's learning rate (default: 0.001)")
-    parser.add_argument("--seed", type=int, default=0, help="same seed, same initial weights and batch order")
-    parser.add_argument("--device", help="dml, dml:N, xpu, cuda or cpu (default: $TORCH_DEVICE, else automatic)")
-    parser.add_argument("--checkpoint", type=Path, help="default: checkpoints\\lenet-<dataset>.pt")
-    parser.add_argument("--resume", action="store_true", help="continue from the checkpoint if there is one")
-    parser.add_argument("--limit-train", type=positive_int, help="use only the first N training images")
-    parser.add_argument("--limit-test", type=positive_int, help="use only the first N test images")
+    parser.add_argument(
+        "--lr",
+        type=positive_float,
+        default=1e-3,
+        help="Adam's learning rate (default: 0.001)",
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="same seed, same initial weights and batch order",
+    )
+    parser.add_argument(
+        "--device",
+        help=(
+            "dml, dml:N, xpu, cuda or cpu (default: $TORCH_DEVICE, else "
+            "automatic)"
+        ),
+    )
+    parser.add_argument(
+        "--checkpoint",
+        type=Path,
+        help="default: checkpoints\\lenet-<dataset>.pt",
+    )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue from the checkpoint if there is one",
+    )
+    parser.add_argument(
+        "--limit-train",
+        type=positive_int,
+        help="use only the first N training images",
+    )
+    parser.add_argument(
+        "--limit-test",
+        type=positive_int,
+        help="use only the first N test images",
+    )
     args = parser.parse_args(argv)
     if args.checkpoint is None:
         args.checkpoint = Path("checkpoints") / f"lenet-{args.dataset}.pt"
@@ -204,17 +286,28 @@ def parse_args(argv=None) -> argparse.Namespace:
 
 
 def settings_of(args: argparse.Namespace) -> dict:
-    """What the checkpoint records about the run: plain values only (weights_only=True can load them)."""
-    return {"model": "LeNet", "dataset": args.dataset, "limit_train": args.limit_train,
-            "batch_size": args.batch_size, "lr": args.lr, "seed": args.seed}
+    """What the checkpoint records about the run: plain values only
+    (weights_only=True can load them).
+    """
+    return {
+        "model": "LeNet",
+        "dataset": args.dataset,
+        "limit_train": args.limit_train,
+        "batch_size": args.batch_size,
+        "lr": args.lr,
+        "seed": args.seed,
+    }
 
 
 def previous_run(args: argparse.Namespace):
-    """The checkpoint to continue from, or None to start afresh. Raises CheckpointError."""
+    """The checkpoint to continue from, or None to start afresh. Raises
+    CheckpointError.
+    """
     path = args.checkpoint
     stale = temporary_path(path)
     if stale.exists():
-        # Left by a run killed while saving; the checkpoint itself is still the previous, complete one.
+        # Left by a run killed while saving; the checkpoint itself is still
+        # the previous, complete one.
         stale.unlink()
         print(f"removed {stale}, an unfinished save of an interrupted run")
     if not path.exists():
@@ -222,14 +315,20 @@ def previous_run(args: argparse.Namespace):
             print(f"no checkpoint at {path} yet: starting from epoch 1")
         return None
     if not args.resume:
-        raise CheckpointError(f"{path} already exists: add --resume to continue it, "
-                              f"or delete it (or pass another --checkpoint) to start again")
+        raise CheckpointError(
+            f"{path} already exists: add --resume to continue it, "
+            f"or delete it (or pass another --checkpoint) to start again"
+        )
     checkpoint = load_checkpoint(path)
     saved = checkpoint["settings"]
     for key in ("model", "dataset", "limit_train"):
         if saved.get(key) != settings_of(args)[key]:
-            raise CheckpointError(f"{path} was made with {key}={saved.get(key)!r}, not {settings_of(args)[key]!r}: "
-                                  f"pass the same settings, or another --checkpoint to start again")
+            raise CheckpointError(
+                f"{path} was made with {key}={saved.get(key)!r}, not "
+                f"{settings_of(args)[key]!r}: "
+                "pass the same settings, or another --checkpoint to start "
+                "again"
+            )
     return checkpoint
 
 
@@ -238,58 +337,116 @@ def train(args: argparse.Namespace) -> int:
     history = checkpoint["history"] if checkpoint else []
     first_epoch = checkpoint["epoch"] + 1 if checkpoint else 1
     if first_epoch > args.epochs:
-        print(f"{args.checkpoint} already holds {first_epoch - 1} epochs "
-              f"(test accuracy {history[-1]['accuracy']:.4f}): nothing to do; raise --epochs to train more")
+        print(
+            f"{args.checkpoint} already holds {first_epoch - 1} epochs "
+            f"(test accuracy {history[-1]['accuracy']:.4f}): nothing to "
+            "do; "
+            "raise --epochs to train more"
+        )
         return 0
 
     device, reason = choose_device(args.device)
     print(f"device: {device}  ({reason})")
     train_images, train_labels, test_images, test_labels = load_dataset(
-        args.dataset, args.data_dir, args.download, args.limit_train, args.limit_test)
-    print(f"{args.dataset}: {len(train_images)} training images, {len(test_images)} test images")
+        args.dataset,
+        args.data_dir,
+        args.download,
+        args.limit_train,
+        args.limit_test,
+    )
+    print(
+        f"{args.dataset}: {len(train_images)} training images, "
+        f"{len(test_images)} test images"
+    )
 
     torch.manual_seed(args.seed)  # the same initial weights on every device
-    # Move the model BEFORE building the optimizer: the optimizer keeps references to the parameters
-    # it was given, and it must be the ones on the device (PyTorch's torch.optim documentation).
+    # Move the model BEFORE building the optimizer: the optimizer keeps
+    # references to the parameters it was given, and it must be the ones on
+    # the device (PyTorch's torch.optim documentation).
     model = LeNet().to(device)
     optimizer = torch.optim.Adam(model.parameters(), lr=args.lr)
     if checkpoint:
         try:
             model.load_state_dict(checkpoint["model"])
-            optimizer.load_state_dict(checkpoint["optimizer"])  # moves its state to the parameters' device
+            # moves its state to the parameters' device
+            optimizer.load_state_dict(checkpoint["optimizer"])
         except (RuntimeError, ValueError, KeyError) as error:
-            raise CheckpointError(f"{args.checkpoint} does not fit this model: "
-                                  f"{str(error).splitlines()[0][:100]}") from None
-        print(f"resuming after epoch {checkpoint['epoch']} "
-              f"(test accuracy {history[-1]['accuracy']:.4f}) from {args.checkpoint}")
+            raise CheckpointError(
+                f"{args.checkpoint} does not fit this model: "
+                f"{str(error).splitlines()[0][:100]}"
+            ) from None
+        print(
+            f"resuming after epoch {checkpoint['epoch']} "
+            f"(test accuracy {history[-1]['accuracy']:.4f}) from "
+            f"{args.checkpoint}"
+        )
 
-    # The data goes to the device once; every batch is then picked from tensors that are already there.
-    train_images, train_labels = train_images.to(device), train_labels.to(device)
-    test_images, test_labels = test_images.to(device), test_labels.to(device)
+    # The data goes to the device once; every batch is then picked from
+    # tensors that are already there.
+    train_images, train_labels = (
+        train_images.to(device),
+        train_labels.to(device),
+    )
+    test_images, test_labels = (
+        test_images.to(device),
+        test_labels.to(device),
+    )
 
     for epoch in range(first_epoch, args.epochs + 1):
-        # The batch order depends only on the seed and the epoch, so a resumed run repeats it exactly.
-        # The generator lives on the CPU: DirectML has none (microsoft/DirectML#374).
-        generator = torch.Generator().manual_seed(args.seed * 100_000 + epoch)
+        # The batch order depends only on the seed and the epoch, so a
+        # resumed run repeats it exactly. The generator lives on the CPU:
+        # DirectML has none (microsoft/DirectML#374).
+        generator = torch.Generator().manual_seed(
+            args.seed * 100_000 + epoch
+        )
         synchronize(device, model)
         started = time.perf_counter()
-        loss = train_one_epoch(model, optimizer, train_images, train_labels, args.batch_size, generator,
-                               progress_label=f"epoch {epoch}/{args.epochs}")
-        synchronize(device, model)  # before reading the clock: the GPU may still be working
+        loss = train_one_epoch(
+            model,
+            optimizer,
+            train_images,
+            train_labels,
+            args.batch_size,
+            generator,
+            progress_label=f"epoch {epoch}/{args.epochs}",
+        )
+        # before reading the clock: the GPU may still be working
+        synchronize(device, model)
         seconds = time.perf_counter() - started
         accuracy = evaluate(model, test_images, test_labels)
-        history.append({"epoch": epoch, "loss": loss, "accuracy": accuracy, "seconds": seconds})
-        save_checkpoint(args.checkpoint, {
-            "format": CHECKPOINT_FORMAT, "settings": settings_of(args), "epoch": epoch, "history": history,
-            "model": model.state_dict(), "optimizer": optimizer.state_dict(),
-        })
-        print(f"epoch {epoch}/{args.epochs}  loss {loss:.4f}  test accuracy {accuracy:.4f}  "
-              f"{seconds:.1f} s  (saved {args.checkpoint})", flush=True)
+        history.append(
+            {
+                "epoch": epoch,
+                "loss": loss,
+                "accuracy": accuracy,
+                "seconds": seconds,
+            }
+        )
+        save_checkpoint(
+            args.checkpoint,
+            {
+                "format": CHECKPOINT_FORMAT,
+                "settings": settings_of(args),
+                "epoch": epoch,
+                "history": history,
+                "model": model.state_dict(),
+                "optimizer": optimizer.state_dict(),
+            },
+        )
+        print(
+            f"epoch {epoch}/{args.epochs}  loss {loss:.4f}  test accuracy "
+            f"{accuracy:.4f}  "
+            f"{seconds:.1f} s  (saved {args.checkpoint})",
+            flush=True,
+        )
 
     total = sum(entry["seconds"] for entry in history)
     epochs = f"{args.epochs} epoch" + ("s" if args.epochs != 1 else "")
-    print(f"final test accuracy: {history[-1]['accuracy']:.4f} after {epochs} "
-          f"({total:.1f} s of training on {device.type})")
+    print(
+        f"final test accuracy: {history[-1]['accuracy']:.4f} after "
+        f"{epochs} "
+        f"({total:.1f} s of training on {device.type})"
+    )
     return 0
 
 
@@ -301,11 +458,15 @@ def main(argv=None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print(f"error: interrupted; {args.checkpoint} holds the last finished epoch: "
-              f"run again with --resume to continue", file=sys.stderr)
+        print(
+            f"error: interrupted; {args.checkpoint} holds the last "
+            "finished "
+            "epoch: "
+            f"run again with --resume to continue",
+            file=sys.stderr,
+        )
         return 130
 
 
 if __name__ == "__main__":
-    sys.exit(main())
-# --8<-- [end:main]
+    raise SystemExit(main())

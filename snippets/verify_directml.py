@@ -1,10 +1,12 @@
 """Check that PyTorch can use your GPU through DirectML.
 
-    python verify_directml.py                  # exit 0 only if DirectML works
-    python verify_directml.py --adapter 1      # test another adapter (see the list it prints)
-    python verify_directml.py --allow-fallback # no DirectML? verify Intel XPU, CUDA/ROCm or the CPU instead
+    python verify_directml.py             # exit 0 only if DirectML works
+    python verify_directml.py --adapter 1  # another adapter (listed first)
+    python verify_directml.py --allow-fallback
+        # no DirectML? verify Intel XPU, CUDA/ROCm or the CPU instead
 
-On failure it prints one line saying what is wrong and what to do, and exits with 1.
+On failure it prints one line saying what is wrong and what to do, and exits
+with 1.
 """
 
 from __future__ import annotations
@@ -29,43 +31,61 @@ def package_version(name: str) -> str:
         return "not installed"
 
 
-def check_python(version_info: tuple[int, ...] = tuple(sys.version_info)) -> None:
+def check_python(
+    version_info: tuple[int, ...] = tuple(sys.version_info),
+) -> None:
     lowest, highest = SUPPORTED_PYTHON
     current = tuple(version_info[:2])
     if not lowest <= current <= highest:
         raise VerificationError(
             f"Python {current[0]}.{current[1]} has no torch-directml wheel "
-            f"(it needs 3.{lowest[1]} to 3.{highest[1]}): install Python 3.12 and create the environment again"
+            f"(it needs 3.{lowest[1]} to 3.{highest[1]}): install Python "
+            "3.12 and create the environment again"
         )
 
 
-def load_directml():
-    """Import torch_directml, turning each way it can fail into an actionable message."""
+def import_directml():
+    """Import torch_directml, turning each way it can fail into an
+    actionable message.
+    """
     try:
         import torch_directml
     except ModuleNotFoundError as error:
         if error.name not in ("torch_directml", "torch"):
             raise
         raise VerificationError(
-            f"{error.name.replace('_', '-')} is not installed in this Python ({sys.executable}): "
+            f"{error.name.replace('_', '-')} is not installed in this "
+            f"Python ({sys.executable}): "
             "run  python -m pip install torch-directml"
         ) from None
     except (ImportError, OSError) as error:
-        # Typically another package replaced the torch that torch-directml was built for.
-        first_line = str(error).splitlines()[0] if str(error) else type(error).__name__
+        # Typically another package replaced the torch that torch-directml
+        # was built for.
+        first_line = (
+            str(error).splitlines()[0]
+            if str(error)
+            else type(error).__name__
+        )
         raise VerificationError(
-            f"torch-directml is installed but does not load ({first_line}): "
-            "run  python -m pip install --force-reinstall torch-directml  then  python -m pip check"
+            "torch-directml is installed but does not load "
+            f"({first_line}): "
+            "run  python -m pip install --force-reinstall torch-directml  "
+            "then  python -m pip check"
         ) from None
     return torch_directml
 
 
 def list_adapters(dml) -> list[tuple[int, str, bool]]:
-    return [(i, dml.device_name(i), bool(dml.has_float64_support(i))) for i in range(dml.device_count())]
+    return [
+        (i, dml.device_name(i), bool(dml.has_float64_support(i)))
+        for i in range(dml.device_count())
+    ]
 
 
 def compare_with_cpu(device) -> float:
-    """Run a small network-like computation on ``device`` and return its largest error against the CPU."""
+    """Run a small network-like computation on ``device`` and return its
+    largest error against the CPU.
+    """
     import torch
 
     # Random numbers are drawn on the CPU: DirectML has no torch.Generator.
@@ -75,7 +95,13 @@ def compare_with_cpu(device) -> float:
 
     def compute(x, w):
         hidden = torch.relu(x @ w)
-        return torch.cat([hidden.sum(dim=1), hidden.argmax(dim=1).float(), (hidden > 1).sum(dim=1).float()])
+        return torch.cat(
+            [
+                hidden.sum(dim=1),
+                hidden.argmax(dim=1).float(),
+                (hidden > 1).sum(dim=1).float(),
+            ]
+        )
 
     expected = compute(inputs, weights)
     # .cpu() copies the result back and waits for the GPU to finish.
@@ -87,23 +113,34 @@ def verify(device, tolerance: float = 1e-3) -> None:
     error = compare_with_cpu(device)
     print(f"  largest difference from the CPU result: {error:.2e}")
     if not error <= tolerance:
-        raise VerificationError(f"{device} computed a wrong result (off by {error:.2e}): update your GPU driver")
+        raise VerificationError(
+            f"{device} computed a wrong result (off by {error:.2e}): "
+            "update "
+            "your GPU driver"
+        )
 
 
 def verify_directml(adapter: int | None) -> str:
     check_python()
-    dml = load_directml()
+    dml = import_directml()
     adapters = list_adapters(dml)
     if not adapters:
         raise VerificationError(
-            "torch-directml sees no DirectX 12 GPU: install the latest driver from AMD, Intel or NVIDIA and reboot"
+            "torch-directml sees no DirectX 12 GPU: install the latest "
+            "driver from AMD, Intel or NVIDIA and reboot"
         )
     print("DirectML adapters:")
     for index, name, float64 in adapters:
-        print(f"  [{index}] {name}  (float64: {'yes' if float64 else 'no'})")
+        print(
+            f"  [{index}] {name}  (float64: {'yes' if float64 else 'no'})"
+        )
     index = dml.default_device() if adapter is None else adapter
     if not 0 <= index < len(adapters):
-        raise VerificationError(f"there is no adapter {index}: choose one of the indexes listed above")
+        raise VerificationError(
+            f"there is no adapter {index}: choose one of the indexes "
+            "listed "
+            "above"
+        )
     device = dml.device(index)
     print(f"Testing adapter {index} ({adapters[index][1]}) as {device}")
     verify(device)
@@ -120,17 +157,28 @@ def verify_fallback() -> str:
     print(f"Testing {device} ({reason})")
     verify(device)
     # A ROCm build's GPU is a "cuda" device: say which back-end really ran.
-    backend = {"xpu": "Intel XPU", "cuda": gpu_backend(), "cpu": "CPU"}.get(device.type, device.type)
+    backend = {"xpu": "Intel XPU", "cuda": gpu_backend(), "cpu": "CPU"}.get(
+        device.type, device.type
+    )
     return f"PyTorch works on {device} ({backend}, not DirectML)"
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Check that PyTorch can use your GPU through DirectML.")
-    parser.add_argument("--adapter", type=int, help="DirectML adapter index (default: torch-directml's default)")
+    parser = argparse.ArgumentParser(
+        description="Check that PyTorch can use your GPU through DirectML."
+    )
+    parser.add_argument(
+        "--adapter",
+        type=int,
+        help="DirectML adapter index (default: torch-directml's default)",
+    )
     parser.add_argument(
         "--allow-fallback",
         action="store_true",
-        help="if DirectML does not work, verify Intel XPU, CUDA/ROCm or the CPU instead and exit 0",
+        help=(
+            "if DirectML does not work, verify Intel XPU, CUDA/ROCm or the "
+            "CPU instead and exit 0"
+        ),
     )
     args = parser.parse_args(argv)
 
@@ -155,4 +203,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

@@ -13,6 +13,7 @@ import re
 import shlex
 import subprocess
 import sys
+import types
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -368,6 +369,15 @@ def run_snippet(relative: str, *args: str, cwd: Path, timeout: float = 600, **en
     could not show fails here with UnicodeEncodeError (tests/test_ascii_output.py)."""
     env.setdefault("PYTHONIOENCODING", ASCII_CONSOLE)
     return run_python([str(SNIPPETS / relative), *args], cwd=cwd, timeout=timeout, **env)
+
+
+def load_snippet(relative: str) -> types.ModuleType:
+    """Import snippets/<relative> (e.g. "train_mnist" or "troubleshooting/pick_adapter") in-process.
+
+    snippets/ is on sys.path (pyproject.toml's pytest ``pythonpath``), as the reader's project folder is
+    in PyCharm, so a snippet imports its neighbours, and every test shares one copy of each module.
+    """
+    return importlib.import_module(relative.removesuffix(".py").replace("/", "."))
 
 
 def assert_one_line_error(result: subprocess.CompletedProcess, *needles: str) -> str:

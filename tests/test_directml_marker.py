@@ -1,19 +1,19 @@
 """The `directml` marker: skipped with a reason without DirectML, a failed run under REQUIRE_DIRECTML=1.
 
-Each case runs pytest in a scratch folder with this project's conftest.py and a stand-in
+Each case runs pytest in a scratch folder with this project's DirectML plugin (tests/directml_policy.py) and a stand-in
 `torch_directml` that fails to import, so the result is the same on every machine.
 """
 
 from __future__ import annotations
 
-import shutil
+import os
 import textwrap
 
 import pytest
 
+import fake_directml
 from guide_harness import TESTS, run_python
 
-NO_DIRECTML = 'raise ModuleNotFoundError("No module named \'torch_directml\'", name="torch_directml")'
 TESTS_WITH_MARKER = textwrap.dedent("""
     import pytest
 
@@ -27,12 +27,11 @@ TESTS_WITH_MARKER = textwrap.dedent("""
 
 
 def run_pytest(tmp_path, require: bool, test_source: str = TESTS_WITH_MARKER):
-    shutil.copy(TESTS / "conftest.py", tmp_path / "conftest.py")
-    (tmp_path / "fake").mkdir()
-    (tmp_path / "fake" / "torch_directml.py").write_text(NO_DIRECTML, encoding="utf-8")
+    (tmp_path / "conftest.py").write_text('pytest_plugins = ["directml_policy"]\n', encoding="utf-8")
+    fake = fake_directml.install(tmp_path, import_error=fake_directml.NOT_INSTALLED)
     (tmp_path / "pytest.ini").write_text("[pytest]\nmarkers =\n    directml: needs DirectML\n", encoding="utf-8")
     (tmp_path / "test_sample.py").write_text(test_source, encoding="utf-8")
-    env = {"PYTHONPATH": str(tmp_path / "fake")}
+    env = {"PYTHONPATH": os.pathsep.join([fake, str(TESTS)])}
     if require:
         env["REQUIRE_DIRECTML"] = "1"
     return run_python(["-m", "pytest", "-p", "no:cacheprovider", "-rs", str(tmp_path)], cwd=tmp_path, **env)
@@ -63,20 +62,11 @@ def test_required_directml_fails_a_run_without_directml_tests(tmp_path):
     assert "0 DirectML tests passed" in result.stdout and "FAILED: REQUIRE_DIRECTML=1" in result.stdout
 
 
-FAKE_ADAPTERS = textwrap.dedent("""
-    NAMES = ["Microsoft Basic Render Driver", "AMD Radeon RX 6700 XT"]
-    def device_count():
-        return len(NAMES)
-    def device_name(i):
-        return NAMES[i]
-""")
-
-
 def test_every_run_says_what_torch_directml_sees(tmp_path):
     result = run_pytest(tmp_path, require=False)
     assert "torch-directml: torch-directml does not import (ModuleNotFoundError" in result.stdout
-    (tmp_path / "fake" / "torch_directml.py").write_text(FAKE_ADAPTERS, encoding="utf-8")
-    env = {"PYTHONPATH": str(tmp_path / "fake")}
+    fake = fake_directml.install(tmp_path, ["Microsoft Basic Render Driver", "AMD Radeon RX 6700 XT"])
+    env = {"PYTHONPATH": os.pathsep.join([fake, str(TESTS)])}
     result = run_python(["-m", "pytest", "-p", "no:cacheprovider", str(tmp_path)], cwd=tmp_path, **env)
     assert result.returncode == 0, result.stdout[-2000:]
     lines = result.stdout.splitlines()

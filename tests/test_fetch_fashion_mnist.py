@@ -1,4 +1,4 @@
-"""tests/fetch_fashion_mnist.py, the workflows' data fetcher: checksums, mirror fallback, cache, one-line errors.
+"""tests/tools/fetch_fashion_mnist.py, the workflows' data fetcher: checksums, mirror fallback, cache, one-line errors.
 
 Nothing leaves this machine: the mirrors are a local HTTP server on 127.0.0.1 and file:// URLs that serve
 Debian's copy of the files, damaged copies, and nothing at all.
@@ -10,30 +10,22 @@ import functools
 import gzip
 import hashlib
 import http.server
-import importlib.util
 import threading
 
 import pytest
 
-from conftest import FASHION_MNIST_FILES, FASHION_MNIST_SOURCE
+import fetch_fashion_mnist as fetcher
 from guide_harness import TESTS, assert_one_line_error, run_python
 
-SCRIPT = TESTS / "fetch_fashion_mnist.py"
-_spec = importlib.util.spec_from_file_location("fetch_fashion_mnist", SCRIPT)
-fetcher = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(fetcher)
+SCRIPT = TESTS / "tools" / "fetch_fashion_mnist.py"
 
 
 @pytest.fixture(scope="module")
 def debian_files():
-    files = {name: FASHION_MNIST_SOURCE / f"{name}.gz" for name in FASHION_MNIST_FILES}
+    files = {name: fetcher.SOURCE / f"{name}.gz" for name in fetcher.FILES}
     if not all(path.is_file() for path in files.values()):
-        pytest.skip(f"Debian's dataset-fashion-mnist is not in {FASHION_MNIST_SOURCE}")
+        pytest.skip(f"Debian's dataset-fashion-mnist is not in {fetcher.SOURCE}")
     return files
-
-
-def test_it_fetches_the_files_the_tests_read():
-    assert list(fetcher.FILES) == list(FASHION_MNIST_FILES)
 
 
 def test_checksums_are_those_of_the_real_files(debian_files):
@@ -93,7 +85,7 @@ def test_falls_back_to_the_next_mirror_and_verifies(mirrors, tmp_path, debian_fi
     dest = tmp_path / "dest"
     log = []
     fetched = fetcher.fetch(dest, (mirrors["damaged"], mirrors["empty"], mirrors["good"]), log=log.append)
-    assert fetched == list(FASHION_MNIST_FILES)
+    assert fetched == list(fetcher.FILES)
     for name, path in debian_files.items():
         assert (dest / path.name).read_bytes() == path.read_bytes()
     text = "\n".join(log)

@@ -15,7 +15,6 @@ U+200B) that finds the right sections.
 
 from __future__ import annotations
 
-import html
 import json
 import re
 import textwrap
@@ -36,7 +35,6 @@ from guide_harness import (
     mkdocs_config,
     page_source,
     pages,
-    pins_hook,
     run_python,
     site_blocks,
     snippets_config,
@@ -225,8 +223,8 @@ def parity_problems(english: Path, chinese: Path) -> list[str]:
     same("headings (level, anchor)", en.headings, zh.headings)
     same("admonitions (kind, type)", en.admonitions, zh.admonitions)
     same("tables (rows, columns)", en.tables, zh.tables)
-    same("external links (sources)", sorted({l for l in en.links if "://" in l}), sorted({l for l in zh.links if "://" in l}))
-    same("links to pages of the guide", sorted({l for l in en.links if "://" not in l}), sorted({l for l in zh.links if "://" not in l}))
+    same("external links (sources)", sorted({link for link in en.links if "://" in link}), sorted({link for link in zh.links if "://" in link}))
+    same("links to pages of the guide", sorted({link for link in en.links if "://" not in link}), sorted({link for link in zh.links if "://" not in link}))
     for block in zh.prose:
         words = english_prose(block)
         if len(words) >= 2:

@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-from packaging.markers import Marker
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 

@@ -12,7 +12,6 @@ import os
 import re
 
 import nbformat
-import pytest
 from nbclient import NotebookClient
 
 from guide_harness import DOCS, ROOT, SNIPPETS, mkdocs_config
@@ -36,12 +35,15 @@ def test_committed_notebook_is_what_the_builder_makes():
 def test_every_code_cell_is_snippet_code():
     """Independently of the builder: each code cell's lines appear, in order, in one snippet file."""
     files = {p: p.read_text(encoding="utf-8").splitlines() for p in SNIPPETS.glob("*.py")}
-    code_cells = [c for c in committed().cells if c.cell_type == "code"]
+    imports, *code_cells = [c for c in committed().cells if c.cell_type == "code"]
     assert len(code_cells) >= 6
+    every_line = {line.strip() for text in files.values() for line in text}
+    for line in filter(None, imports.source.splitlines()):  # the one imports cell: the snippets' own lines
+        assert line.startswith(("import ", "from ")) and line in every_line, line
     for cell in code_cells:
         lines = [line.strip() for line in cell.source.splitlines() if line.strip()]
         assert lines, "an empty code cell"
-        assert any(_in_order(lines, [l.strip() for l in text]) for text in files.values()), (
+        assert any(_in_order(lines, [line.strip() for line in text]) for text in files.values()), (
             f"this cell is not snippet code:\n{cell.source[:500]}"
         )
 
@@ -115,3 +117,20 @@ def test_notebook_runs_top_to_bottom(fashion_mnist_root, tmp_path):
     accuracies = [float(a) for a in re.findall(r"test accuracy (\d\.\d+)", output)]
     assert len(accuracies) == 2, output[-2000:]
     assert accuracies[-1] > 0.6, f"the notebook did not learn: {accuracies}"
+
+
+def test_one_imports_cell_and_no_unused_import():
+    """The notebook imports once, at the top, and only what its cells use (pyflakes' checks, via ruff)."""
+    import subprocess
+    import sys
+
+    import pytest
+
+    pytest.importorskip("ruff")
+    cells = [c for c in committed().cells if c.cell_type == "code"]
+    importing = [i for i, c in enumerate(cells) if any(
+        line.startswith(("import ", "from ")) for line in c.source.splitlines())]
+    assert importing == [0], f"code cells with imports: {importing}"
+    result = subprocess.run([sys.executable, "-m", "ruff", "check", "--isolated", "--no-cache", "--select", "F",
+                             str(builder.NOTEBOOK)], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
-from guide_harness import DOCS, PYTHON_FENCE, ROOT, SNIPPETS, included_files, page_source, pages
+from guide_harness import DOCS, INCLUDE_LINE, PYTHON_FENCE, ROOT, SNIPPETS, included_files, page_source, pages
 
 INCLUDE_ONLY = re.compile(r"^;?-+8<-+")
 
@@ -57,3 +58,42 @@ def test_every_include_exists():
     for page in pages():
         for path in included_files(page_source(page)):
             assert path.is_file(), f"{page.relative_to(ROOT)} includes missing {path}"
+
+
+SECTION_START = re.compile(r"^\s*#\s*-+8<-+\s*\[start:(\w+)\]", re.M)
+NOTEBOOK_SOURCE = DOCS / "hooks" / "train_mnist_notebook.md"  # the notebook page's source
+
+
+def included_sections(text: str) -> set[tuple[Path, str]]:
+    """(file, section) for each ``--8<-- "FILE:section"`` line of ``text``."""
+    found = set()
+    for line in text.splitlines():
+        match = INCLUDE_LINE.match(line)
+        target = match and next(g for g in match.groups() if g)
+        if target and ":" in target:
+            path, _, section = target.partition(":")
+            found.add(((ROOT / path).resolve(), section))
+    return found
+
+
+def unused_sections(sources: list[str]) -> list[str]:
+    included = set().union(*(included_sections(text) for text in sources))
+    return sorted(
+        f"{path.relative_to(ROOT).as_posix()}:{name}"
+        for path in SNIPPETS.rglob("*.py")
+        for name in SECTION_START.findall(path.read_text(encoding="utf-8"))
+        if (path.resolve(), name) not in included
+    )
+
+
+def test_every_section_is_included_by_a_page():
+    sources = [page_source(page) for page in pages()] + [NOTEBOOK_SOURCE.read_text(encoding="utf-8")]
+    unused = unused_sections(sources)
+    assert not unused, f"# --8<-- [start:x] sections included by no page (remove the markers): {unused}"
+
+
+def test_unused_section_detector():
+    page = '```python\n--8<-- "snippets/train_mnist.py:train"\n```\n'
+    unused = unused_sections([page])
+    assert "snippets/train_mnist.py:train" not in unused
+    assert "snippets/train_mnist.py:evaluate" in unused

@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 import re
+import socket
+import subprocess
+import sys
 import tomllib
 
+import pytest
+import yaml
+
+import readme_commands
 from guide_harness import ROOT
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -42,14 +49,6 @@ def test_groups_named_by_the_readme_exist():
 
 # --- the Windows workflow runs the README's PowerShell commands, read from README.md ----------------------
 
-import socket
-import subprocess
-import sys
-
-import pytest
-import yaml
-
-import readme_commands
 
 WINDOWS = ROOT / ".github" / "workflows" / "windows.yml"
 
@@ -67,8 +66,8 @@ def test_the_windows_workflow_runs_both_readme_commands_in_both_powershells():
     runs = [str(step.get("run", "")) for step in job["steps"]]
     assert set(job["strategy"]["matrix"]["shell"]) == {"pwsh", "powershell"}
     assert job["env"]["README_SHELL"] == "${{ matrix.shell }}"
-    serve = [i for i, r in enumerate(runs) if "python tests/readme_commands.py serve --shell $env:README_SHELL" in r]
-    test = [i for i, r in enumerate(runs) if "python tests/readme_commands.py run test --shell $env:README_SHELL" in r]
+    serve = [i for i, r in enumerate(runs) if "python tests/tools/readme_commands.py serve --shell $env:README_SHELL" in r]
+    test = [i for i, r in enumerate(runs) if "python tests/tools/readme_commands.py run test --shell $env:README_SHELL" in r]
     assert serve and test and serve[0] < test[0]
 
 

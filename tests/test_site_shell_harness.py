@@ -7,7 +7,6 @@ runs, how, and what the end of a run says about it is checked here.
 from __future__ import annotations
 
 import re
-import shutil
 import textwrap
 
 import pytest
@@ -21,7 +20,6 @@ from guide_harness import (
     cmd_script,
     page_source,
     english_pages,
-    pages,
     powershell_script,
     run_python,
     shell_blocks_of,
@@ -184,10 +182,11 @@ SUMMARY_TESTS = textwrap.dedent("""
 
 
 def test_the_end_of_run_summary_counts_and_lists_them(tmp_path):
-    shutil.copy(TESTS / "conftest.py", tmp_path / "conftest.py")
+    # This project's summary plugin (tests/run_summary.py), as tests/conftest.py loads it.
+    (tmp_path / "conftest.py").write_text('pytest_plugins = ["run_summary"]\n', encoding="utf-8")
     (tmp_path / "pytest.ini").write_text("[pytest]\nmarkers =\n    directml: needs DirectML\n", encoding="utf-8")
     (tmp_path / "test_site_shell_blocks.py").write_text(SUMMARY_TESTS, encoding="utf-8")
-    result = run_python(["-m", "pytest", "-p", "no:cacheprovider", str(tmp_path)], cwd=tmp_path)
+    result = run_python(["-m", "pytest", "-p", "no:cacheprovider", str(tmp_path)], cwd=tmp_path, PYTHONPATH=str(TESTS))
     out = result.stdout
     assert result.returncode == 1, out[-3000:]  # the failed block fails the run
     summary = out[out.index("site shell blocks"):]

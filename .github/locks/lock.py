@@ -54,7 +54,7 @@ def lock_path(group: str, platform: str, python: str) -> Path:
 def find_uv() -> str:
     found = shutil.which("uv", path=sysconfig.get_path("scripts")) or shutil.which("uv")
     if not found:
-        sys.exit("lock.py: uv is not installed; run `python -m pip install --group lock` first")
+        raise SystemExit("error: uv is not installed; run `python -m pip install --group lock` first")
     return found
 
 
@@ -96,4 +96,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

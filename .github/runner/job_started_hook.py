@@ -27,7 +27,6 @@ Standard library only, Python 3.8+. Install a copy OUTSIDE the runner folder
 from __future__ import annotations
 
 import os
-import sys
 from typing import Mapping, Tuple
 
 ALLOWED_REPOSITORY_VAR = "DIRECTML_ALLOWED_REPOSITORY"
@@ -101,4 +100,4 @@ def main(env: Mapping[str, str] = os.environ) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

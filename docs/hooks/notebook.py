@@ -60,6 +60,46 @@ def code_cell_source(include_lines: list[str]) -> str:
     return re.sub(r"\n{4,}", "\n\n\n", "\n".join(lines)).strip("\n")
 
 
+IMPORT = re.compile(r"^(?:from\s+[\w.]+\s+import\s+[^(]+|import\s+[\w., ]+)$")
+
+
+def imported_names(line: str) -> list[str]:
+    """The names an import line binds: ``import a.b`` -> a; ``from a import b as c, d`` -> c, d."""
+    if line.startswith("from "):
+        parts = line.split(" import ", 1)[1].split(",")
+    else:
+        parts = line[len("import "):].split(",")
+    return [part.split(" as ")[-1].strip().split(".")[0] for part in parts]
+
+
+def hoist_imports(sources: list[str]) -> tuple[str, list[str]]:
+    """One imports cell for the notebook: every cell's imports, once each, the unused ones left out."""
+    imports, bodies = [], []
+    for source in sources:
+        kept = []
+        for line in source.splitlines():
+            if IMPORT.match(line):
+                if line not in imports:
+                    imports.append(line)
+            elif line.startswith(("import ", "from ")):
+                raise ValueError(f"an import the notebook builder cannot move: {line!r}")
+            else:
+                kept.append(line)
+        bodies.append(re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip("\n"))
+    code = "\n".join(bodies)
+    used = [line for line in imports if line.startswith("from __future__")
+            or any(re.search(rf"\b{re.escape(name)}\b", code) for name in imported_names(line))]
+    future = [line for line in used if line.startswith("from __future__")]
+    stdlib = [line for line in used if line not in future and line.split()[1].split(".")[0] in sys.stdlib_module_names]
+    others = [line for line in used if line not in future and line not in stdlib]
+    blocks = [block for block in (future, sorted(stdlib, key=_import_key), sorted(others, key=_import_key)) if block]
+    return "\n\n".join("\n".join(block) for block in blocks), bodies
+
+
+def _import_key(line: str) -> tuple[bool, str]:
+    return (line.startswith("from "), line.split()[1])
+
+
 def build(source: Path = SOURCE):
     """Return the notebook (an nbformat NotebookNode) that ``source`` describes."""
     import nbformat.v4 as nbf
@@ -85,6 +125,11 @@ def build(source: Path = SOURCE):
     if text[position:].strip():
         cells.append(nbf.new_markdown_cell(text[position:].strip()))
 
+    code_cells = [cell for cell in cells if cell.cell_type == "code"]
+    imports, bodies = hoist_imports([cell.source for cell in code_cells])
+    for cell, body in zip(code_cells, bodies):
+        cell.source = body
+    cells.insert(cells.index(code_cells[0]), nbf.new_code_cell(imports))
     notebook = nbf.new_notebook(cells=cells)
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     notebook.metadata["language_info"] = {"name": "python"}
@@ -119,4 +164,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

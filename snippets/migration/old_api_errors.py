@@ -1,8 +1,10 @@
-"""What the pytorch-directml 1.8 API does on today's PyTorch: it fails, and these are the errors.
+"""What the pytorch-directml 1.8 API does on today's PyTorch: it fails, and
+these are the errors.
 
-The 2021 package was a fork of torch 1.8 with a "dml" device type and a torch.dml module.
-torch-directml is a plug-in for the official torch instead: its device type is "privateuseone"
-and its functions live in the torch_directml module. Running old code therefore fails with:
+The 2021 package was a fork of torch 1.8 with a "dml" device type and a
+torch.dml module. torch-directml is a plug-in for the official torch
+instead: its device type is "privateuseone" and its functions live in the
+torch_directml module. Running old code therefore fails with:
 
     python old_api_errors.py
 """
@@ -22,7 +24,7 @@ def old_device_error() -> str:
 
 
 def old_module_error() -> str:
-    """The error of torch.dml.is_available(), the 1.8-era availability check."""
+    """The error of torch.dml.is_available(), the 1.8-era check."""
     try:
         torch.dml.is_available()
     except AttributeError as error:
@@ -31,14 +33,19 @@ def old_module_error() -> str:
 
 
 def main() -> int:
-    try:  # importing torch_directml (if installed) changes neither answer; import it to show that
+    # importing torch_directml (if installed) changes neither answer; import
+    # it to show that
+    try:
         import torch_directml  # noqa: F401
     except ImportError:
         pass
     print(f"torch {torch.__version__}")
     print('torch.device("dml")        ->', old_device_error())
     print("torch.dml.is_available()   ->", old_module_error())
-    print("use torch_directml.device() and torch_directml.is_available() instead")
+    print(
+        "use torch_directml.device() and torch_directml.is_available() "
+        "instead"
+    )
     return 0
 
 

@@ -1,36 +1,49 @@
-"""Find which operators of your training step fall back from DirectML to the CPU.
+"""Find which operators of your training step fall back from DirectML to the
+CPU.
 
 torch-directml runs an operator it does not implement on the CPU and warns:
-"UserWarning: The operator 'aten::X' is not currently supported on the DML backend and will
-fall back to run on the CPU. This may have performance implications."
-It reports this through PyTorch's TORCH_WARN_ONCE, so by default only the FIRST such operator of
-the whole run is shown. torch.set_warn_always(True) makes every one of them warn; this script
+"UserWarning: The operator 'aten::X' is not currently supported on the DML
+backend and will fall back to run on the CPU. This may have performance
+implications." It reports this through PyTorch's TORCH_WARN_ONCE, so by
+default only the FIRST such operator of the whole run is shown.
+torch.set_warn_always(True) makes every one of them warn; this script
 records those warnings and lists the operators.
 
-    python find_cpu_fallbacks.py            # list the operators that fall back in one training step
-    python find_cpu_fallbacks.py --strict   # stop with an error at the first fallback instead
+    python find_cpu_fallbacks.py           # operators that fall back
+    python find_cpu_fallbacks.py --strict  # stop at the first fallback
 """
 
-# --8<-- [start:find]
 from __future__ import annotations
 
+import argparse
 import re
+import sys
 import warnings
 from typing import Callable
 
 import torch
 
-# The start of torch-directml's warning; (?P<op>...) captures the operator's name.
-FALLBACK_MESSAGE = r"The operator '(?P<op>[^']+)' is not currently supported on the DML backend"
+# The start of torch-directml's warning; (?P<op>...) captures the operator's
+# name.
+FALLBACK_MESSAGE = (
+    r"The operator '(?P<op>[^']+)' is not currently supported "
+    r"on the DML backend"
+)
 
 
-def find_cpu_fallbacks(step: Callable[[], object], pattern: str = FALLBACK_MESSAGE) -> list[str]:
-    """Run ``step()`` once and return the operators it ran on the CPU, sorted, without repeats."""
+def find_cpu_fallbacks(
+    step: Callable[[], object], pattern: str = FALLBACK_MESSAGE
+) -> list[str]:
+    """Run ``step()`` once and return the operators it ran on the CPU,
+    sorted, without repeats.
+    """
     was_always = torch.is_warn_always_enabled()
-    torch.set_warn_always(True)  # else TORCH_WARN_ONCE hides every fallback after the first one
+    # else TORCH_WARN_ONCE hides every fallback after the first one
+    torch.set_warn_always(True)
     try:
         with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")  # record repeats too; Python's default shows each place once
+            # record repeats too; Python's default shows each place once
+            warnings.simplefilter("always")
             step()
     finally:
         torch.set_warn_always(was_always)
@@ -39,17 +52,17 @@ def find_cpu_fallbacks(step: Callable[[], object], pattern: str = FALLBACK_MESSA
 
 
 def fail_on_cpu_fallback() -> None:
-    """From now on, a CPU fallback raises UserWarning (an exception) instead of printing a warning."""
+    """From now on, a CPU fallback raises UserWarning (an exception) instead
+    of printing a warning.
+    """
     torch.set_warn_always(True)
-    warnings.filterwarnings("error", message=FALLBACK_MESSAGE, category=UserWarning)
-# --8<-- [end:find]
-
-import argparse  # noqa: E402  (the section above is shown alone on the site, with its own imports)
-import sys  # noqa: E402
+    warnings.filterwarnings(
+        "error", message=FALLBACK_MESSAGE, category=UserWarning
+    )
 
 
 def load_directml():
-    """Return torch_directml if it is installed and sees a GPU, else None."""
+    """torch_directml if it is installed and sees a GPU, else None."""
     try:
         import torch_directml
     except ImportError:
@@ -58,10 +71,15 @@ def load_directml():
 
 
 def make_training_step(device: torch.device) -> Callable[[], float]:
-    """One step of a small network with Adam: the kind of code whose fallbacks you want to know."""
+    """One step of a small network with Adam: the kind of code whose
+    fallbacks you want to know.
+    """
     torch.manual_seed(0)
-    model = torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.ReLU(), torch.nn.Linear(32, 4)).to(device)
-    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)  # created after model.to(device)
+    model = torch.nn.Sequential(
+        torch.nn.Linear(16, 32), torch.nn.ReLU(), torch.nn.Linear(32, 4)
+    ).to(device)
+    # created after model.to(device)
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
     inputs = torch.randn(8, 16).to(device)
     targets = torch.randint(0, 4, (8,)).to(device)
 
@@ -70,20 +88,32 @@ def make_training_step(device: torch.device) -> Callable[[], float]:
         loss = torch.nn.functional.cross_entropy(model(inputs), targets)
         loss.backward()
         optimizer.step()
-        return loss.item()  # .item() waits for the device, so the whole step has run
+        # .item() waits for the device, so the whole step has run
+        return loss.item()
 
     return step
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="List the operators that fall back from DirectML to the CPU.")
-    parser.add_argument("--strict", action="store_true", help="raise an error at the first fallback instead")
+    parser = argparse.ArgumentParser(
+        description=(
+            "List the operators that fall back from DirectML to the CPU."
+        )
+    )
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="raise an error at the first fallback instead",
+    )
     args = parser.parse_args(argv)
 
     dml = load_directml()
     if dml is None:
         device = torch.device("cpu")
-        print("torch-directml is not available: running on the CPU, where nothing can fall back")
+        print(
+            "torch-directml is not available: running on the CPU, where "
+            "nothing can fall back"
+        )
     else:
         device = dml.device()
         print(f"DirectML device: {device}")
@@ -94,7 +124,9 @@ def main(argv: list[str] | None = None) -> int:
         try:
             step()
         except UserWarning as fallback:
-            print(f"error: {str(fallback).splitlines()[0]}", file=sys.stderr)
+            print(
+                f"error: {str(fallback).splitlines()[0]}", file=sys.stderr
+            )
             return 1
         print("no operator fell back to the CPU")
         return 0

@@ -1,17 +1,21 @@
 """Pick the dedicated GPU when DirectML also sees an integrated one.
 
-torch_directml.device() uses DirectML's default adapter, which on laptops and on desktops with a
-CPU that has graphics can be the integrated GPU. This picks by adapter name instead:
+torch_directml.device() uses DirectML's default adapter, which on laptops
+and on desktops with a CPU that has graphics can be the integrated GPU. This
+picks by adapter name instead:
 
-1. an adapter whose name marks a dedicated GPU (Radeon RX/Pro/VII, Arc A/B-series, NVIDIA);
-2. else one whose name marks nothing known;
-3. else an integrated one (Intel UHD/Iris/HD Graphics, Arc Graphics, Arc 140V; AMD names that end in
-   "Graphics": "Radeon(TM) Graphics", "Radeon 780M Graphics", "Radeon(TM) RX Vega 11 Graphics").
-The integrated patterns are checked first: some AMD APUs call their integrated GPU "RX Vega".
-Within a tier the lowest index wins. Names can mislead: --adapter N always overrides the rule.
+1. an adapter whose name marks a dedicated GPU (Radeon RX/Pro/VII,
+   Arc A/B-series, NVIDIA);
+2. else one whose name marks nothing known; 3. else an integrated one (Intel
+UHD/Iris/HD Graphics, Arc Graphics,
+   Arc 140V; AMD names that end in "Graphics": "Radeon(TM) Graphics",
+   "Radeon 780M Graphics", "Radeon(TM) RX Vega 11 Graphics").
+The integrated patterns are checked first: some AMD APUs call their
+integrated GPU "RX Vega". Within a tier the lowest index wins. Names can
+mislead: --adapter N always overrides the rule.
 
-    python pick_adapter.py               # list the adapters and the one the rule picks
-    python pick_adapter.py --adapter 1   # use adapter 1, whatever its name
+    python pick_adapter.py              # the adapters, and the rule's pick
+    python pick_adapter.py --adapter 1  # adapter 1, whatever its name
 """
 
 from __future__ import annotations
@@ -20,20 +24,25 @@ import argparse
 import re
 import sys
 
-# --8<-- [start:rule]
-# Integrated GPUs are named after the processor family, and AMD's end in "Graphics" even when they say
-# "RX" (Ryzen 2000G/3000G: "AMD Radeon(TM) RX Vega 11 Graphics"), so these patterns are checked first.
+# Integrated GPUs are named after the processor family, and AMD's end in
+# "Graphics" even when they say "RX" (Ryzen 2000G/3000G: "AMD Radeon(TM) RX
+# Vega 11 Graphics"), so these patterns are checked first.
 INTEGRATED = re.compile(
-    r"\bUHD\b|\bIris\b|\bHD Graphics\b|^Intel\S* Graphics\b"  # Intel: UHD 770, Iris Xe, HD 530, "Intel(R) Graphics"
-    r"|\bArc\S* Graphics$|\bArc\S* \d{3}[VT]\b"  # Core Ultra: "Arc(TM) Graphics", "Arc(TM) 140V GPU"
-    r"|Radeon\S* (RX )?Vega \d+ Graphics"  # Ryzen APUs: "Radeon(TM) Vega 8 Graphics", "RX Vega 11 Graphics"
-    r"|Radeon\S* (\d{3,4}[MS] )?Graphics"  # "Radeon(TM) Graphics", "Radeon 780M Graphics", "8060S Graphics"
+    # Intel: UHD 770, Iris Xe, HD 530, "Intel(R) Graphics"
+    r"\bUHD\b|\bIris\b|\bHD Graphics\b|^Intel\S* Graphics\b"
+    # Core Ultra: "Arc(TM) Graphics", "Arc(TM) 140V GPU"
+    r"|\bArc\S* Graphics$|\bArc\S* \d{3}[VT]\b"
+    # Ryzen APUs: "Radeon(TM) Vega 8 Graphics", "RX Vega 11 Graphics"
+    r"|Radeon\S* (RX )?Vega \d+ Graphics"
+    # "Radeon(TM) Graphics", "Radeon 780M Graphics", "8060S Graphics"
+    r"|Radeon\S* (\d{3,4}[MS] )?Graphics"
     r"|Radeon\S* R\d Graphics"  # A-series APUs: "Radeon(TM) R7 Graphics"
     r"|Basic Render",  # Microsoft's software adapter: last resort
     re.IGNORECASE,
 )
 DEDICATED = re.compile(
-    r"Radeon\S* (RX|Pro|VII|R\d \d{3}|HD \d{4}\b)|\bArc\S* (Pro )?[AB]\d{2,3}|NVIDIA|GeForce|\bRTX\b|\bGTX\b|Quadro",
+    r"Radeon\S* (RX|Pro|VII|R\d \d{3}|HD \d{4}\b)|\bArc\S* (Pro "
+    r")?[AB]\d{2,3}|NVIDIA|GeForce|\bRTX\b|\bGTX\b|Quadro",
     re.IGNORECASE,
 )
 
@@ -43,7 +52,9 @@ class AdapterChoiceError(ValueError):
 
 
 def adapter_kind(name: str) -> str:
-    """'dedicated', 'integrated' or 'unknown', judged from the adapter's name alone."""
+    """'dedicated', 'integrated' or 'unknown', judged from the adapter's
+    name alone.
+    """
     if INTEGRATED.search(name):
         return "integrated"
     if DEDICATED.search(name):
@@ -52,24 +63,32 @@ def adapter_kind(name: str) -> str:
 
 
 def pick_adapter(names: list[str], override: int | None = None) -> int:
-    """Index of the adapter to use: ``override`` if given, else the first dedicated-looking one."""
+    """Index of the adapter to use: ``override`` if given, else the first
+    dedicated-looking one.
+    """
     if not names:
-        raise AdapterChoiceError("DirectML sees no adapter: update the GPU driver")
+        raise AdapterChoiceError(
+            "DirectML sees no adapter: update the GPU driver"
+        )
     if override is not None:
         if not 0 <= override < len(names):
-            raise AdapterChoiceError(f"there is no adapter {override}: use 0 to {len(names) - 1}")
+            raise AdapterChoiceError(
+                f"there is no adapter {override}: use 0 to {len(names) - 1}"
+            )
         return override
     rank = {"dedicated": 0, "unknown": 1, "integrated": 2}
-    return min(range(len(names)), key=lambda i: (rank[adapter_kind(names[i])], i))
-# --8<-- [end:rule]
+    return min(
+        range(len(names)), key=lambda i: (rank[adapter_kind(names[i])], i)
+    )
 
 
-# What DirectML reports on a typical laptop; used to show the rule where torch-directml is missing.
+# What DirectML reports on a typical laptop; used to show the rule where
+# torch-directml is missing.
 EXAMPLE_ADAPTERS = ["Intel(R) UHD Graphics 770", "AMD Radeon RX 6700 XT"]
 
 
 def load_directml():
-    """Return torch_directml if it is installed and sees a GPU, else None."""
+    """torch_directml if it is installed and sees a GPU, else None."""
     try:
         import torch_directml
     except ImportError:
@@ -77,16 +96,24 @@ def load_directml():
     return torch_directml if torch_directml.is_available() else None
 
 
-# --8<-- [start:main]
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Pick the DirectML adapter (GPU) to train on.")
-    parser.add_argument("--adapter", type=int, help="use this adapter index, whatever its name")
+    parser = argparse.ArgumentParser(
+        description="Pick the DirectML adapter (GPU) to train on."
+    )
+    parser.add_argument(
+        "--adapter",
+        type=int,
+        help="use this adapter index, whatever its name",
+    )
     args = parser.parse_args(argv)
 
     dml = load_directml()
     if dml is None:
         names = EXAMPLE_ADAPTERS
-        print("torch-directml is not available: applying the rule to an example list")
+        print(
+            "torch-directml is not available: applying the rule to an "
+            "example list"
+        )
     else:
         names = [dml.device_name(i) for i in range(dml.device_count())]
     for index, name in enumerate(names):
@@ -95,15 +122,15 @@ def main(argv: list[str] | None = None) -> int:
         index = pick_adapter(names, args.adapter)
     except AdapterChoiceError as error:
         print(f"error: {error}", file=sys.stderr)
-        return 2
+        return 1
     how = "as requested" if args.adapter is not None else "by name"
     print(f"using adapter {index}: {names[index]} ({how})")
     if dml is not None:
-        device = dml.device(index)  # pass this to model.to(...) and tensor.to(...)
+        # pass this to model.to(...) and tensor.to(...)
+        device = dml.device(index)
         print(f"device: {device}")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
-# --8<-- [end:main]
+    raise SystemExit(main())

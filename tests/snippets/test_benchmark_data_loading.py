@@ -51,14 +51,11 @@ def test_worker_processes_start_once_in_the_warm_up_not_in_each_timed_pass(fashi
     The script's warm-up takes a few batches, then times passes over the same loader: every pass must
     reuse the warm-up's worker processes.
     """
-    import sys
-
     import torchvision
 
-    from guide_harness import SNIPPETS
+    from guide_harness import load_snippet
 
-    sys.path.insert(0, str(SNIPPETS))
-    from benchmark_data_loading import transforms_loader
+    transforms_loader = load_snippet("benchmark_data_loading").transforms_loader
 
     loader = transforms_loader(torchvision.datasets.FashionMNIST, fashion_mnist_root, batch_size=50, seed=0,
                                num_workers=1, limit=200)

@@ -5,17 +5,14 @@ No timing is asserted (this is not a speed test); the tests check the method and
 
 from __future__ import annotations
 
-import importlib
 import re
-import sys
 
 import pytest
 import torch
 
-from guide_harness import SNIPPETS, assert_one_line_error, run_snippet
+from guide_harness import assert_one_line_error, load_snippet, run_snippet
 
-sys.path.insert(0, str(SNIPPETS))
-benchmark_devices = importlib.import_module("benchmark_devices")
+benchmark_devices = load_snippet("benchmark_devices")
 
 TINY = ("--dataset", "fashion-mnist", "--epochs", "2", "--limit-train", "640", "--warmup-steps", "2")
 

@@ -9,17 +9,14 @@ torchvision's own classes with the checksums of the files at hand.
 from __future__ import annotations
 
 import hashlib
-import importlib
 import shutil
-import sys
 
 import pytest
 from torchvision import datasets
 
-from guide_harness import SNIPPETS, assert_one_line_error, run_snippet
+from guide_harness import assert_one_line_error, load_snippet, run_snippet
 
-sys.path.insert(0, str(SNIPPETS))
-check_mnist_files = importlib.import_module("check_mnist_files")
+check_mnist_files = load_snippet("check_mnist_files")
 
 NO_NETWORK = {"HTTP_PROXY": "http://127.0.0.1:9", "HTTPS_PROXY": "http://127.0.0.1:9",
               "http_proxy": "http://127.0.0.1:9", "https_proxy": "http://127.0.0.1:9"}
@@ -28,11 +25,11 @@ NO_NETWORK = {"HTTP_PROXY": "http://127.0.0.1:9", "HTTPS_PROXY": "http://127.0.0
 @pytest.fixture
 def gz_copy(tmp_path):
     """<tmp>/data/FashionMNIST/raw/*.gz: Debian's Fashion-MNIST files, as a reader would place them."""
-    from conftest import FASHION_MNIST_FILES, FASHION_MNIST_SOURCE
+    from fetch_fashion_mnist import FILES, SOURCE
 
-    sources = [FASHION_MNIST_SOURCE / f"{name}.gz" for name in FASHION_MNIST_FILES]
+    sources = [SOURCE / f"{name}.gz" for name in FILES]
     if not all(s.is_file() for s in sources):
-        pytest.skip(f"Fashion-MNIST .gz files are missing in {FASHION_MNIST_SOURCE}")
+        pytest.skip(f"Fashion-MNIST .gz files are missing in {SOURCE}")
     raw = tmp_path / "data" / "FashionMNIST" / "raw"
     raw.mkdir(parents=True)
     for source in sources:

@@ -2,35 +2,21 @@
 
 from __future__ import annotations
 
-import importlib.util
-import types
 
 import pytest
 import torch
 
-from guide_harness import SNIPPETS, assert_one_line_error, run_snippet
+import fake_directml
+from guide_harness import assert_one_line_error, load_snippet, run_snippet
 
-SPEC = importlib.util.spec_from_file_location("choose_device", SNIPPETS / "choose_device.py")
-choose_device = importlib.util.module_from_spec(SPEC)
-SPEC.loader.exec_module(choose_device)
-
-
-def fake_directml(names):
-    """Stands in for torch_directml's API (is_available, device_count, ...) with the given adapters."""
-    return types.SimpleNamespace(
-        is_available=lambda: bool(names),
-        device_count=lambda: len(names),
-        default_device=lambda: 0,
-        device_name=lambda i: names[i],
-        device=lambda i=0: torch.device("privateuseone", i),
-    )
+choose_device = load_snippet("choose_device")
 
 
 @pytest.fixture
 def machine(monkeypatch):
     """A machine with neither DirectML nor XPU nor CUDA/ROCm; tests add what they need."""
     monkeypatch.delenv("TORCH_DEVICE", raising=False)
-    monkeypatch.setattr(choose_device, "_load_directml", lambda: None)
+    monkeypatch.setattr(choose_device, "_directml_if_installed", lambda: None)
     monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
     monkeypatch.setattr(torch.cuda, "device_count", lambda: 0)
     monkeypatch.setattr(torch.version, "hip", None)
@@ -40,7 +26,7 @@ def machine(monkeypatch):
 
     def add(directml=None, cuda_name=None, hip=None, xpu=None):
         if directml is not None:
-            monkeypatch.setattr(choose_device, "_load_directml", lambda: fake_directml(directml))
+            monkeypatch.setattr(choose_device, "_directml_if_installed", lambda: fake_directml.module(directml, device_type="privateuseone"))
         if cuda_name is not None:
             monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
             monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)

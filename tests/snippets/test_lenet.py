@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
 
 import torch
 
-from guide_harness import SNIPPETS, run_snippet
+from guide_harness import load_snippet, run_snippet
 
-SPEC = importlib.util.spec_from_file_location("lenet", SNIPPETS / "lenet.py")
-lenet = importlib.util.module_from_spec(SPEC)
-SPEC.loader.exec_module(lenet)
+lenet = load_snippet("lenet")
 
 # conv1 6*(25+1) + conv2 16*(6*25+1) + fc 400*120+120 + 120*84+84 + 84*10+10
 LENET5_PARAMETERS = 156 + 2416 + 48120 + 10164 + 850

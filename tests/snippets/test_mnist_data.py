@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import importlib
 import subprocess
-import sys
 
 import pytest
 import torch
 
-from guide_harness import SNIPPETS, assert_one_line_error, run_snippet
+from guide_harness import assert_one_line_error, load_snippet, run_snippet
 
-sys.path.insert(0, str(SNIPPETS))
-mnist_data = importlib.import_module("mnist_data")
+mnist_data = load_snippet("mnist_data")
 
 # If anything tried the network anyway, it would fail fast on these dead proxies instead of downloading.
 NO_NETWORK = {"HTTP_PROXY": "http://127.0.0.1:9", "HTTPS_PROXY": "http://127.0.0.1:9",

@@ -5,8 +5,6 @@ Training runs on the CPU on small subsets; nothing is downloaded (the scripts ne
 
 from __future__ import annotations
 
-import importlib
-import os
 import signal
 import subprocess
 import sys
@@ -16,10 +14,9 @@ from pathlib import Path
 import pytest
 import torch
 
-from guide_harness import SNIPPETS, assert_one_line_error, clean_env, run_snippet
+from guide_harness import SNIPPETS, assert_one_line_error, clean_env, load_snippet, run_snippet
 
-sys.path.insert(0, str(SNIPPETS))  # train_mnist imports its neighbours, as in the reader's project folder
-train_mnist = importlib.import_module("train_mnist")
+train_mnist = load_snippet("train_mnist")
 
 SMALL = ("--dataset", "fashion-mnist", "--limit-train", "2000", "--limit-test", "1000", "--batch-size", "100")
 

@@ -6,42 +6,28 @@ they behave the same on every machine, the DirectML runner included.
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import textwrap
 
 import pytest
 import torch
 
-from guide_harness import SNIPPETS, assert_one_line_error, run_snippet
+import fake_directml
+from guide_harness import assert_one_line_error, load_snippet, run_snippet
 
-SPEC = importlib.util.spec_from_file_location("verify_directml", SNIPPETS / "verify_directml.py")
-verify_directml = importlib.util.module_from_spec(SPEC)
-SPEC.loader.exec_module(verify_directml)
+verify_directml = load_snippet("verify_directml")
 
-NOT_INSTALLED = 'raise ModuleNotFoundError("No module named \'torch_directml\'", name="torch_directml")'
-BROKEN = 'raise ImportError("torch_directml_native.so: undefined symbol: _ZN3c104impl3cow11cow_deleterEPv")'
+NOT_INSTALLED = {"import_error": fake_directml.NOT_INSTALLED}
+BROKEN = {"import_error": 'ImportError("torch_directml_native.so: undefined symbol: _ZN3c104impl3cow11cow_deleterEPv")'}
 
 
 def adapters(*names):
-    """A stand-in torch_directml whose adapters compute on the CPU: exercises the script's own logic."""
-    return textwrap.dedent(f"""
-        import torch
-        NAMES = {list(names)!r}
-        def is_available(): return bool(NAMES)
-        def device_count(): return len(NAMES)
-        def default_device(): return 0
-        def device_name(i): return NAMES[i]
-        def has_float64_support(i): return i == 0
-        def device(i=0): return torch.device("cpu")
-    """)
+    """A stand-in torch_directml with these adapters (float64 on adapter 0 only)."""
+    return {"names": names}
 
 
-def run_with(tmp_path, module_source, *args, **env):
-    fake = tmp_path / "fake"
-    fake.mkdir()
-    (fake / "torch_directml.py").write_text(module_source, encoding="utf-8")
-    return run_snippet("verify_directml.py", *args, cwd=tmp_path, PYTHONPATH=str(fake), **env)
+def run_with(tmp_path, fake, *args, **env):
+    folder = fake_directml.install(tmp_path, **fake)
+    return run_snippet("verify_directml.py", *args, cwd=tmp_path, PYTHONPATH=folder, **env)
 
 
 @pytest.mark.parametrize("version", [(3, 13), (3, 14), (3, 7)])
@@ -106,8 +92,7 @@ def no_directml(monkeypatch):
     def fails():
         raise verify_directml.VerificationError("torch-directml is not installed in this Python (stand-in)")
 
-    monkeypatch.setattr(verify_directml, "load_directml", fails)
-    monkeypatch.syspath_prepend(str(SNIPPETS))  # verify_fallback imports choose_device, its neighbour
+    monkeypatch.setattr(verify_directml, "import_directml", fails)
     monkeypatch.delenv("TORCH_DEVICE", raising=False)
     tested = []
     # The stand-in devices cannot compute here: record which device would be compared with the CPU.

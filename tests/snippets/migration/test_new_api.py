@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import re
-import textwrap
 
 import pytest
 
+import fake_directml
 from guide_harness import run_snippet
 
 
@@ -18,20 +18,8 @@ def test_runs_on_the_cpu_without_directml(tmp_path):
 
 
 def test_lists_adapters_with_the_new_calls(tmp_path):
-    fake = tmp_path / "fake"
-    fake.mkdir()
-    (fake / "torch_directml.py").write_text(
-        textwrap.dedent("""
-            import torch
-            NAMES = ["Intel(R) UHD Graphics 770", "AMD Radeon RX 6700 XT"]
-            def is_available(): return True
-            def device_count(): return len(NAMES)
-            def device_name(i): return NAMES[i]
-            def device(i=None): return torch.device("cpu")
-        """),
-        encoding="utf-8",
-    )
-    result = run_snippet("migration/new_api.py", cwd=tmp_path, PYTHONPATH=str(fake))
+    fake = fake_directml.install(tmp_path, ["Intel(R) UHD Graphics 770", "AMD Radeon RX 6700 XT"])
+    result = run_snippet("migration/new_api.py", cwd=tmp_path, PYTHONPATH=fake)
     assert result.returncode == 0, result.stderr
     assert "[0] Intel(R) UHD Graphics 770\n[1] AMD Radeon RX 6700 XT\n" in result.stdout
     assert "(a + b).sum() = 9.0" in result.stdout

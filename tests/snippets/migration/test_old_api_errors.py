@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
 
 import torch
 
-from guide_harness import SNIPPETS, run_snippet
+from guide_harness import load_snippet, run_snippet
 
-SPEC = importlib.util.spec_from_file_location("old_api_errors", SNIPPETS / "migration" / "old_api_errors.py")
-old_api_errors = importlib.util.module_from_spec(SPEC)
-SPEC.loader.exec_module(old_api_errors)
+old_api_errors = load_snippet("migration/old_api_errors")
 
 # What torch 2.4.1 says (checked by running it); the list of device types differs between torch versions.
 DEVICE_ERROR_START = "RuntimeError: Expected one of cpu, cuda,"

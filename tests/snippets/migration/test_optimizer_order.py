@@ -7,17 +7,14 @@ On the GPU runner the DirectML-marked test shows the consequence itself: no trai
 
 from __future__ import annotations
 
-import importlib.util
 
 import pytest
 import torch
 from torch import nn
 
-from guide_harness import DOCS, SNIPPETS, run_snippet
+from guide_harness import DOCS, load_snippet, run_snippet
 
-SPEC = importlib.util.spec_from_file_location("optimizer_order", SNIPPETS / "migration" / "optimizer_order.py")
-optimizer_order = importlib.util.module_from_spec(SPEC)
-SPEC.loader.exec_module(optimizer_order)
+optimizer_order = load_snippet("migration/optimizer_order")
 
 META = torch.device("meta")
 

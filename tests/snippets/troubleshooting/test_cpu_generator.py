@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
 
 import pytest
 import torch
 
-from guide_harness import SNIPPETS, run_snippet
+from guide_harness import load_snippet, run_snippet
 
-SPEC = importlib.util.spec_from_file_location("cpu_generator", SNIPPETS / "troubleshooting" / "cpu_generator.py")
-cpu_generator = importlib.util.module_from_spec(SPEC)
-SPEC.loader.exec_module(cpu_generator)
+cpu_generator = load_snippet("troubleshooting/cpu_generator")
 
 
 def test_generator_is_on_the_cpu_and_reproducible():

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import warnings
 
 import pytest
@@ -10,13 +9,9 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from guide_harness import SNIPPETS, run_snippet
+from guide_harness import load_snippet, run_snippet
 
-SPEC = importlib.util.spec_from_file_location(
-    "elu_without_fallback", SNIPPETS / "troubleshooting" / "elu_without_fallback.py"
-)
-elu_without_fallback = importlib.util.module_from_spec(SPEC)
-SPEC.loader.exec_module(elu_without_fallback)
+elu_without_fallback = load_snippet("troubleshooting/elu_without_fallback")
 
 
 @pytest.mark.parametrize("alpha", [1.0, 0.3, 2.5])

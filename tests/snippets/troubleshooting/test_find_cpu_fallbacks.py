@@ -7,20 +7,16 @@ torch-directml is not here, so fallbacks are produced two ways: a Python warning
 
 from __future__ import annotations
 
-import importlib.util
 import textwrap
 import warnings
 
 import pytest
 import torch
 
-from guide_harness import SNIPPETS, assert_one_line_error, run_snippet
+import fake_directml as fake_directml_factory
+from guide_harness import assert_one_line_error, load_snippet, run_snippet
 
-SPEC = importlib.util.spec_from_file_location(
-    "find_cpu_fallbacks", SNIPPETS / "troubleshooting" / "find_cpu_fallbacks.py"
-)
-find_cpu_fallbacks = importlib.util.module_from_spec(SPEC)
-SPEC.loader.exec_module(find_cpu_fallbacks)
+find_cpu_fallbacks = load_snippet("troubleshooting/find_cpu_fallbacks")
 
 
 def dml_warning(op: str) -> str:
@@ -95,11 +91,8 @@ def test_strict_mode_turns_a_fallback_into_an_exception():
 
 
 # A stand-in torch_directml whose Adam step falls back as in microsoft/DirectML#604; it computes on the CPU.
-FAKE_DIRECTML = textwrap.dedent(f"""
+ADAM_FALLS_BACK = textwrap.dedent(f"""
     import warnings
-    import torch
-    def is_available(): return True
-    def device(i=None): return torch.device("cpu")
     _adam_step = torch.optim.Adam.step
     def _step(self, *args, **kwargs):
         warnings.warn({dml_warning("aten::_foreach_lerp_.Scalar")!r}, UserWarning)
@@ -110,10 +103,7 @@ FAKE_DIRECTML = textwrap.dedent(f"""
 
 @pytest.fixture
 def fake_directml(tmp_path):
-    fake = tmp_path / "fake"
-    fake.mkdir()
-    (fake / "torch_directml.py").write_text(FAKE_DIRECTML, encoding="utf-8")
-    return str(fake)
+    return fake_directml_factory.install(tmp_path, extra=ADAM_FALLS_BACK)
 
 
 def test_script_lists_the_fallbacks(tmp_path, fake_directml):

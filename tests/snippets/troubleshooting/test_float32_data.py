@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
 
 import numpy as np
 import pytest
 import torch
 
-from guide_harness import SNIPPETS, run_snippet
+from guide_harness import load_snippet, run_snippet
 
-SPEC = importlib.util.spec_from_file_location("float32_data", SNIPPETS / "troubleshooting" / "float32_data.py")
-float32_data = importlib.util.module_from_spec(SPEC)
-SPEC.loader.exec_module(float32_data)
+float32_data = load_snippet("troubleshooting/float32_data")
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32, np.float16])

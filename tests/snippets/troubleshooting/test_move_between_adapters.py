@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
 
 import pytest
 import torch
 
-from guide_harness import SNIPPETS, run_snippet
+from guide_harness import load_snippet, run_snippet
 
-SPEC = importlib.util.spec_from_file_location(
-    "move_between_adapters", SNIPPETS / "troubleshooting" / "move_between_adapters.py"
-)
-move_between_adapters = importlib.util.module_from_spec(SPEC)
-SPEC.loader.exec_module(move_between_adapters)
+move_between_adapters = load_snippet("troubleshooting/move_between_adapters")
 
 D = torch.device
 

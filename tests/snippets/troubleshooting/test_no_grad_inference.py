@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
 
 import pytest
 import torch
 from torch import nn
 
-from guide_harness import SNIPPETS, run_snippet
+from guide_harness import load_snippet, run_snippet
 
-SPEC = importlib.util.spec_from_file_location(
-    "no_grad_inference", SNIPPETS / "troubleshooting" / "no_grad_inference.py"
-)
-no_grad_inference = importlib.util.module_from_spec(SPEC)
-SPEC.loader.exec_module(no_grad_inference)
+no_grad_inference = load_snippet("troubleshooting/no_grad_inference")
 
 
 def test_predict_returns_cpu_class_indices_without_a_graph():

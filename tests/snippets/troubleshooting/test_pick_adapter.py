@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
-import textwrap
 
 import pytest
 
-from guide_harness import SNIPPETS, assert_one_line_error, run_snippet
+import fake_directml
+from guide_harness import assert_one_line_error, load_snippet, run_snippet
 
-SPEC = importlib.util.spec_from_file_location("pick_adapter", SNIPPETS / "troubleshooting" / "pick_adapter.py")
-pick_adapter = importlib.util.module_from_spec(SPEC)
-SPEC.loader.exec_module(pick_adapter)
+pick_adapter = load_snippet("troubleshooting/pick_adapter")
 
 
 # Adapter names as Windows reports them (DXGI / Device Manager), as they appear in public logs and bug reports.
@@ -95,26 +92,8 @@ def test_override_wins_and_is_checked():
         pick_adapter.pick_adapter([])
 
 
-def fake_directml(tmp_path, names):
-    """A stand-in torch_directml module with the given adapters, first on the script's import path."""
-    fake = tmp_path / "fake"
-    fake.mkdir()
-    (fake / "torch_directml.py").write_text(
-        textwrap.dedent(f"""
-            import torch
-            NAMES = {names!r}
-            def is_available(): return bool(NAMES)
-            def device_count(): return len(NAMES)
-            def device_name(i): return NAMES[i]
-            def device(i=0): return torch.device("cpu")
-        """),
-        encoding="utf-8",
-    )
-    return str(fake)
-
-
 def test_script_uses_the_machines_adapters(tmp_path):
-    fake = fake_directml(tmp_path, ["AMD Radeon(TM) Graphics", "AMD Radeon RX 6600"])
+    fake = fake_directml.install(tmp_path, ["AMD Radeon(TM) Graphics", "AMD Radeon RX 6600"])
     result = run_snippet("troubleshooting/pick_adapter.py", cwd=tmp_path, PYTHONPATH=fake)
     assert result.returncode == 0, result.stderr
     assert "[0] AMD Radeon(TM) Graphics  (integrated)" in result.stdout
@@ -131,7 +110,7 @@ def test_script_without_directml_explains_and_shows_the_rule(tmp_path):
 
 
 def test_script_refuses_a_missing_adapter_in_one_line(tmp_path):
-    fake = fake_directml(tmp_path, ["AMD Radeon RX 6600"])
+    fake = fake_directml.install(tmp_path, ["AMD Radeon RX 6600"])
     result = run_snippet("troubleshooting/pick_adapter.py", "--adapter", "3", cwd=tmp_path, PYTHONPATH=fake)
     assert_one_line_error(result, "there is no adapter 3: use 0 to 0")
 

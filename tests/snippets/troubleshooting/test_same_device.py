@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
 
 import pytest
 import torch
 from torch import nn
 
-from guide_harness import SNIPPETS, run_snippet
+from guide_harness import load_snippet, run_snippet
 
-SPEC = importlib.util.spec_from_file_location("same_device", SNIPPETS / "troubleshooting" / "same_device.py")
-same_device = importlib.util.module_from_spec(SPEC)
-SPEC.loader.exec_module(same_device)
+same_device = load_snippet("troubleshooting/same_device")
 
 META = torch.device("meta")
 

@@ -1,8 +1,8 @@
 """The README's two commands, read from README.md itself, and run as a reader runs them (the Windows workflow).
 
-    python tests/readme_commands.py show serve|test [--language powershell|sh]
-    python tests/readme_commands.py run test --shell pwsh|powershell
-    python tests/readme_commands.py serve --shell pwsh|powershell [--timeout 1200]
+    python tests/tools/readme_commands.py show serve|test [--language powershell|sh]
+    python tests/tools/readme_commands.py run test --shell pwsh|powershell
+    python tests/tools/readme_commands.py serve --shell pwsh|powershell [--timeout 1200]
 
 `run` writes the README's PowerShell block, unchanged, into a .ps1 file and runs it with the given shell
 (PowerShell 7 is `pwsh`, Windows PowerShell 5.1 is `powershell`), passing on its exit status. `serve`
@@ -23,7 +23,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 # Each command sits under its bold label, one fence per platform, in this order.
 LABELS = {
@@ -145,4 +145,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

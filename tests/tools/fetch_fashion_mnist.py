@@ -1,6 +1,6 @@
 """Fetch Fashion-MNIST for CI: the four *-ubyte.gz files, from the first mirror that serves them intact.
 
-    python tests/fetch_fashion_mnist.py DEST [--mirror URL ...]
+    python tests/tools/fetch_fashion_mnist.py DEST [--mirror URL ...]
 
 DEST then holds train-images-idx3-ubyte.gz and its three siblings, the layout FASHION_MNIST_DIR points the
 tests at (tests/conftest.py). Every file is checked before it is kept: the SHA-256 of its decompressed IDX
@@ -16,6 +16,7 @@ import argparse
 import gzip
 import hashlib
 import os
+import shutil
 import sys
 import urllib.request
 import zlib
@@ -38,6 +39,19 @@ FILES = {
                                "bb300cfdad3c16e7a12a480ee83cd310"),
 }
 TIMEOUT = 60
+# Where the tests and tests/tools/measure_training_accuracy.py read the four files: Debian's
+# dataset-fashion-mnist, or a folder this script filled (FASHION_MNIST_DIR=DEST).
+SOURCE = Path(os.environ.get("FASHION_MNIST_DIR", "/usr/share/datasets/fashion-mnist"))
+
+
+def unpack(source: Path, root: Path) -> Path:
+    """Un-gzip the four files from ``source`` into torchvision's layout, root/FashionMNIST/raw/; returns root."""
+    raw = root / "FashionMNIST" / "raw"
+    raw.mkdir(parents=True, exist_ok=True)
+    for name in FILES:
+        with gzip.open(source / f"{name}.gz", "rb") as packed, open(raw / name, "wb") as unpacked:
+            shutil.copyfileobj(packed, unpacked)
+    return root
 
 
 class FetchError(Exception):
@@ -116,4 +130,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

@@ -2,19 +2,18 @@
 
 Not a test (it takes minutes): run it by hand and copy the final line to the page.
 
-    .venv/bin/python tests/full_training_run.py [extra train_mnist.py arguments]
+    .venv/bin/python tests/tools/measure_training_accuracy.py [extra train_mnist.py arguments]
 
-It unpacks Debian's Fashion-MNIST (apt-get install dataset-fashion-mnist) into a temporary torchvision
+It unpacks Debian's Fashion-MNIST (apt-get install dataset-fashion-mnist), or the folder FASHION_MNIST_DIR
+names, into a temporary torchvision
 root, runs snippets/train_mnist.py with the page's command and default settings on the CPU, and
 prints the final test accuracy read back from the checkpoint. Nothing is downloaded.
 """
 
 from __future__ import annotations
 
-import gzip
 import os
 import platform
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -22,20 +21,20 @@ from pathlib import Path
 
 import torch
 
-ROOT = Path(__file__).resolve().parents[1]
-# Debian's dataset-fashion-mnist, or any folder of the same *-ubyte.gz files (tests/fetch_fashion_mnist.py DIR).
-SOURCE = Path(os.environ.get("FASHION_MNIST_DIR", "/usr/share/datasets/fashion-mnist"))
-FILES = ("train-images-idx3-ubyte", "train-labels-idx1-ubyte", "t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte")
+from fetch_fashion_mnist import FILES, SOURCE, unpack  # its neighbour: FASHION_MNIST_DIR or Debian's files
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def main() -> int:
+    missing = [name for name in FILES if not (SOURCE / f"{name}.gz").is_file()]
+    if missing:
+        print(f"error: Fashion-MNIST is missing ({SOURCE / missing[0]}.gz): apt-get install dataset-fashion-mnist, "
+              "or set FASHION_MNIST_DIR", file=sys.stderr)
+        return 1
     with tempfile.TemporaryDirectory() as work:
         work = Path(work)
-        raw = work / "data" / "FashionMNIST" / "raw"
-        raw.mkdir(parents=True)
-        for name in FILES:
-            with gzip.open(SOURCE / f"{name}.gz", "rb") as packed, open(raw / name, "wb") as unpacked:
-                shutil.copyfileobj(packed, unpacked)
+        unpack(SOURCE, work / "data")
         command = [sys.executable, str(ROOT / "snippets" / "train_mnist.py"), "--dataset", "fashion-mnist",
                    "--data-dir", str(work / "data"), "--device", "cpu", *sys.argv[1:]]
         print("running:", " ".join(command[1:]), flush=True)
@@ -53,4 +52,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

@@ -1,0 +1,75 @@
+"""The end of every run, as a pytest plugin (loaded by tests/conftest.py): the torch it tested, and what
+happened to the site's code and shell blocks (how many ran, which were skipped or are manual, and why).
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+def _reason(report) -> str:
+    longrepr = report.longrepr
+    if isinstance(longrepr, tuple) and len(longrepr) == 3:
+        return str(longrepr[2]).removeprefix("Skipped: ")
+    return str(longrepr)
+
+
+def torch_versions() -> str:
+    """The torch this run tested: the scripts serve torch-directml's pins and current torch alike."""
+    from importlib import metadata
+
+    found = []
+    for name in ("torch", "torchvision", "torch-directml"):
+        try:
+            found.append(f"{name} {metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            found.append(f"{name} not installed")
+    return ", ".join(found) + f"; Python {sys.version.split()[0]}"
+
+
+def pytest_report_header(config) -> str:
+    return f"tested with {torch_versions()}"
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    terminalreporter.write_sep("-", "versions")
+    terminalreporter.write_line(f"tested with {torch_versions()}")
+    stats = terminalreporter.stats
+    site = {
+        outcome: [r for r in stats.get(outcome, []) if "test_site_blocks.py::test_site_block_runs" in r.nodeid]
+        for outcome in ("passed", "failed", "error", "skipped")
+    }
+    if any(site.values()):
+        ran = len(site["passed"]) + len(site["failed"])
+        terminalreporter.write_sep("-", "site code blocks")
+        terminalreporter.write_line(
+            f"{ran} site blocks ran ({len(site['passed'])} passed, {len(site['failed'])} failed), "
+            f"{len(site['skipped'])} skipped, {len(site['error'])} errors"
+        )
+        for report in site["skipped"]:
+            terminalreporter.write_line(f"  skipped {report.nodeid.split('[', 1)[-1].rstrip(']')}: {_reason(report)}")
+    shell = {
+        outcome: [r for r in stats.get(outcome, []) if "test_site_shell_blocks.py::test_site_shell_block_runs" in r.nodeid]
+        for outcome in ("passed", "failed", "error", "skipped")
+    }
+    if any(shell.values()):
+        manual: dict[str, list[str]] = {}
+        skipped: dict[str, list[str]] = {}
+        for report in shell["skipped"]:
+            where, _, shell_name = report.nodeid.split("[", 1)[-1].rstrip("]").rpartition(":")
+            reason = _reason(report)
+            if reason.startswith("manual: "):
+                manual.setdefault(f"{where} ({reason.removeprefix('manual: ')})", []).append(shell_name)
+            else:
+                skipped.setdefault(reason, []).append(f"{where}:{shell_name}")
+        ran = len(shell["passed"]) + len(shell["failed"])
+        terminalreporter.write_sep("-", "site shell blocks")
+        terminalreporter.write_line(
+            f"{ran} shell block runs ({len(shell['passed'])} passed, {len(shell['failed'])} failed), "
+            f"{len(manual)} blocks not run unattended (marked manual on their page), "
+            f"{sum(map(len, skipped.values()))} runs skipped, {len(shell['error'])} errors"
+        )
+        for block, shells in manual.items():
+            terminalreporter.write_line(f"  manual {block.replace(' (', f' [{chr(44).join(shells)}] (', 1)}")
+        for reason, runs in skipped.items():
+            terminalreporter.write_line(f"  skipped {len(runs)}: {reason}")

@@ -1,0 +1,137 @@
+"""The scripts' command-line contract (docs/contributing/testing.md#the-command-line-contract).
+
+Exit 0 when done, 1 when the script ran and could not do its job (one 'error: ...' line), 2 for a wrong
+command line (argparse's own status); ``raise SystemExit(main())`` under the main guard; the data options
+and the argument validators defined once, in mnist_data.py; one name per behaviour.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import io
+
+import pytest
+
+from guide_harness import DOCS, ROOT, SNIPPETS, TESTS, load_snippet
+
+SCRIPT_FOLDERS = (SNIPPETS, TESTS / "tools", TESTS / "browser", DOCS / "hooks", ROOT / ".github")
+VALIDATORS = {"positive_int", "non_negative_int", "positive_float", "add_data_options"}
+DATA_OPTIONS = {"--dataset", "--data-dir", "--download"}
+
+
+def scripts() -> list:
+    found = []
+    for folder in SCRIPT_FOLDERS:
+        for path in sorted(folder.rglob("*.py")):
+            if "__main__" in path.read_text(encoding="utf-8"):
+                found.append(path)
+    return found
+
+
+def main_guard(tree: ast.Module) -> ast.If | None:
+    for node in tree.body:
+        if isinstance(node, ast.If) and "__main__" in ast.unparse(node.test):
+            return node
+    return None
+
+
+def exit_idiom_problems(source: str) -> list[str]:
+    tree = ast.parse(source)
+    problems = []
+    guard = main_guard(tree)
+    if guard is None or [ast.unparse(s) for s in guard.body] != ["raise SystemExit(main())"]:
+        problems.append("the main guard is not exactly `raise SystemExit(main())`")
+    problems += [f"line {node.lineno}: sys.exit(...)" for node in ast.walk(tree)
+                 if isinstance(node, ast.Call) and ast.unparse(node.func) == "sys.exit"]
+    return problems
+
+
+@pytest.mark.parametrize("script", scripts(), ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_one_exit_idiom(script):
+    problems = exit_idiom_problems(script.read_text(encoding="utf-8"))
+    assert not problems, f"{script.relative_to(ROOT)}: {problems}"
+
+
+def test_exit_idiom_check():
+    good = "def main():\n    return 0\n\nif __name__ == '__main__':\n    raise SystemExit(main())\n"
+    assert exit_idiom_problems(good) == []
+    assert exit_idiom_problems(good.replace("raise SystemExit(main())", "sys.exit(main())"))
+    assert exit_idiom_problems(good + "\ndef f():\n    sys.exit(1)\n")
+
+
+def definitions(source: str) -> tuple[set[str], set[str]]:
+    """(functions defined, option strings passed to add_argument) in a file."""
+    tree = ast.parse(source)
+    functions = {node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)}
+    options = {arg.value for node in ast.walk(tree)
+               if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "add_argument"
+               for arg in node.args if isinstance(arg, ast.Constant)}
+    return functions, options
+
+
+def test_data_options_and_validators_are_defined_once():
+    problems = []
+    for path in sorted(SNIPPETS.rglob("*.py")):
+        if path.name == "mnist_data.py":
+            continue
+        functions, options = definitions(path.read_text(encoding="utf-8"))
+        problems += [f"{path.name} defines {name}()" for name in functions & VALIDATORS]
+        problems += [f"{path.name} adds {option} itself" for option in options & DATA_OPTIONS]
+    assert not problems, "use mnist_data's add_data_options() and validators: " + "; ".join(problems)
+    functions, options = definitions((SNIPPETS / "mnist_data.py").read_text(encoding="utf-8"))
+    assert VALIDATORS <= functions and DATA_OPTIONS <= options
+
+
+def test_one_body_per_name():
+    """Functions that share a name share a behaviour: every load_directml() is the same code."""
+    bodies: dict[str, set[str]] = {}
+    for path in sorted(SNIPPETS.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef) and "directml" in node.name:
+                bodies.setdefault(node.name, set()).add(ast.dump(node))
+    differing = sorted(name for name, versions in bodies.items() if len(versions) > 1)
+    assert not differing, f"one name, several behaviours: {differing}"
+
+
+def exit_code(module, *argv: str) -> int:
+    """What ``python MODULE.py ARGV`` exits with, run in-process (argparse's exits included)."""
+    with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+        try:
+            return module.main(list(argv))
+        except SystemExit as stop:
+            return stop.code
+
+
+ARGPARSE_SCRIPTS = ["mnist_data", "train_mnist", "train_mnist_notebook", "benchmark_devices",
+                    "benchmark_data_loading", "choose_device", "verify_directml", "troubleshooting/pick_adapter",
+                    "troubleshooting/find_cpu_fallbacks"]
+
+
+@pytest.mark.parametrize("name", ARGPARSE_SCRIPTS)
+def test_a_wrong_command_line_exits_2(name):
+    assert exit_code(load_snippet(name), "--no-such-option") == 2
+
+
+@pytest.mark.parametrize("name, argv", [
+    ("train_mnist", ["--epochs", "0"]),
+    ("train_mnist_notebook", ["--limit-train", "-5"]),
+    ("benchmark_data_loading", ["--num-workers", "-1"]),
+    ("benchmark_devices", ["--lr", "0"]),
+    ("mnist_data", ["--dataset", "cifar"]),
+])
+def test_a_bad_value_exits_2(name, argv):
+    assert exit_code(load_snippet(name), *argv) == 2
+
+
+def test_a_refusal_of_this_machine_exits_1(tmp_path, monkeypatch):
+    """The command line was right; the machine or the files said no."""
+    monkeypatch.delenv("TORCH_DEVICE", raising=False)
+    choose_device = load_snippet("choose_device")
+    monkeypatch.setattr(choose_device, "_directml_if_installed", lambda: None)
+    assert exit_code(choose_device, "--device", "dml") == 1
+    pick_adapter = load_snippet("troubleshooting/pick_adapter")
+    monkeypatch.setattr(pick_adapter, "load_directml", lambda: None)  # the example list: three adapters
+    assert exit_code(pick_adapter, "--adapter", "7") == 1
+    for name in ("mnist_data", "train_mnist"):
+        assert exit_code(load_snippet(name), "--data-dir", str(tmp_path / "none")) == 1
