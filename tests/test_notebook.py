@@ -128,3 +128,17 @@ def test_one_imports_cell_and_no_unused_import():
     result = subprocess.run([sys.executable, "-m", "ruff", "check", "--isolated", "--no-cache", "--select", "F",
                              str(builder.NOTEBOOK)], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout
+
+
+def test_a_directive_the_builder_cannot_honour_is_one_error_line(tmp_path, monkeypatch, capsys):
+    """A key a notebook cell does not take (or the old <!-- cell-tags: --> form) names its line; exit 1."""
+    source = tmp_path / "notebook_source.md"
+    source.write_text('Prose.\n\n<!-- site-block: args=x -->\n```python\n--8<-- "snippets/lenet.py"\n```\n')
+    monkeypatch.setattr(builder, "SOURCE", source)
+    assert builder.main(["--check"]) == 1
+    assert capsys.readouterr().err == (
+        "error: notebook_source.md:4: site-block key 'args' does not apply to a ```python block here "
+        "(it accepts: tags)\n")
+    source.write_text('<!-- cell-tags: parameters -->\n```python\n--8<-- "snippets/lenet.py"\n```\n')
+    assert builder.main(["--check"]) == 1
+    assert capsys.readouterr().err.startswith("error: notebook_source.md:1: <!-- cell-tags: parameters --> is not")

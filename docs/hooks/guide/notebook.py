@@ -135,7 +135,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     status = 0
     for source, notebook in [(SOURCE, NOTEBOOK), *TRANSLATED.values()]:
-        wanted = render(build(source))
+        try:
+            wanted = render(build(source))
+        except ValueError as error:  # a directive or fence the builder cannot honour (page:line)
+            print(f"error: {error}", file=sys.stderr)
+            return 1
         if args.check:
             current = notebook.read_text(encoding="utf-8") if notebook.exists() else ""
             if current != wanted:
