@@ -19,7 +19,7 @@ import sys
 from html import escape
 from pathlib import Path
 
-from guide import ROOT
+from guide import ROOT, write_or_check
 
 DATA = ROOT / "docs" / "hooks" / "benchmarks"
 CHART = ROOT / "docs" / "images" / "benchmarks.svg"
@@ -128,13 +128,4 @@ def main(argv: list[str] | None = None) -> int:
     except (FileNotFoundError, ValueError, KeyError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
-    if args.check:
-        current = CHART.read_text(encoding="utf-8") if CHART.is_file() else ""
-        if current != svg:
-            print(f"{CHART.relative_to(ROOT)} is out of date: run python docs/hooks/benchmark_chart.py", file=sys.stderr)
-            return 1
-        return 0
-    CHART.parent.mkdir(parents=True, exist_ok=True)
-    CHART.write_text(svg, encoding="utf-8")
-    print(f"wrote {CHART.relative_to(ROOT)}")
-    return 0
+    return write_or_check(CHART, svg, args.check, "python docs/hooks/benchmark_chart.py")

@@ -19,7 +19,7 @@ import re
 import sys
 from pathlib import Path
 
-from guide import ROOT, SNIPPETS
+from guide import ROOT, SNIPPETS, write_or_check
 from guide.config import expand
 from guide.directives import fence_options, is_directive
 
@@ -140,12 +140,5 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError as error:  # a directive or fence the builder cannot honour (page:line)
             print(f"error: {error}", file=sys.stderr)
             return 1
-        if args.check:
-            current = notebook.read_text(encoding="utf-8") if notebook.exists() else ""
-            if current != wanted:
-                print(f"error: {notebook.relative_to(ROOT)} is out of date: run python docs/hooks/notebook.py", file=sys.stderr)
-                status = 1
-            continue
-        notebook.write_text(wanted, encoding="utf-8", newline="\n")
-        print(f"wrote {notebook.relative_to(ROOT)}")
+        status = max(status, write_or_check(notebook, wanted, args.check, "python docs/hooks/notebook.py"))
     return status
