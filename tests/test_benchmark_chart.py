@@ -3,19 +3,14 @@
 from __future__ import annotations
 
 import copy
-import importlib.util
 import json
 import xml.etree.ElementTree as ET
 
 import pytest
 
-from guide_harness import ROOT
+from guide import benchmark_chart as chart
 
 SVG = "{http://www.w3.org/2000/svg}"
-
-spec = importlib.util.spec_from_file_location("benchmark_chart", ROOT / "docs" / "hooks" / "benchmark_chart.py")
-chart = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(chart)
 
 
 def bars(svg: str) -> list[tuple[float, float]]:

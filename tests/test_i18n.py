@@ -6,7 +6,7 @@ Parity, for each English page docs/PAGE.md against docs/PAGE.zh.md (and the note
   headings with the same levels and anchors, the same admonitions, tables, tab sets, {{ pin.X }} names,
   test markers and links, and no English prose paragraph left on the Chinese page.
 A code block whose text is translated on purpose (a file tree with descriptions) is marked
-``<!-- i18n: translated -->`` on the Chinese page; it must keep its line count.
+``<!-- site-block: i18n=translated -->`` on the Chinese page; it must keep its line count.
 
 The built site: both editions in one strict build, English at its old URLs, Chinese under zh/, a language
 switch that stays on the same page, rendered notebook pages, and Chinese search (jieba + a separator with
@@ -26,6 +26,7 @@ from urllib.parse import urljoin, urlsplit
 import markdown
 import pytest
 
+from guide.directives import directives
 from guide_harness import (
     DOCS,
     INCLUDE_LINE,
@@ -43,8 +44,7 @@ from guide_harness import (
 
 CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 PIN = re.compile(r"\{\{\s*pin\.([A-Za-z0-9_.-]+)\s*\}\}")
-MARKER = re.compile(r"<!--\s*((?:site-block|pytest|install-check|cell-tags)[^>]*?)\s*-->")
-TRANSLATED_BLOCK = re.compile(r"^\s*<!--\s*i18n:\s*translated\s*-->\s*$")
+PYTEST_MARKER = re.compile(r"<!--\s*(pytest[^>]*?)\s*-->")  # pytest-codeblocks' own syntax
 TAB = re.compile(r'^[ \t]*===\+? "([^"]+)"', re.M)
 FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)$")
 URL = re.compile(r"https?://\S+")
@@ -160,8 +160,9 @@ def structure(page: Path) -> _Structure:
     return parser
 
 
-def fences(text: str) -> list[tuple[str, str, bool]]:
+def fences(text: str, where: str) -> list[tuple[str, str, bool]]:
     """(language, dedented body, marked as translated) of every fenced block, in order."""
+    translated = {d.fence_line for d in directives(text, where) if d.options.get("i18n") == "translated"}
     lines = text.splitlines()
     found, index = [], 0
     while index < len(lines):
@@ -172,11 +173,16 @@ def fences(text: str) -> list[tuple[str, str, bool]]:
         indent, fence = match["indent"], match["fence"]
         end = next((i for i in range(index + 1, len(lines)) if lines[i].strip() == fence), len(lines))
         body = textwrap.dedent("\n".join(line[len(indent):] for line in lines[index + 1 : end]))
-        above = [line for line in lines[:index] if line.strip()][-1:]
-        translated = bool(above) and bool(TRANSLATED_BLOCK.match(above[0]))
-        found.append(((match["info"].split() or [""])[0].lstrip("{."), body, translated))
+        found.append(((match["info"].split() or [""])[0].lstrip("{."), body, index + 1 in translated))
         index = end + 1
     return found
+
+
+def markers(text: str, where: str) -> list:
+    """A page's test markers in order: its site-block directives (less i18n=, the Chinese page's own) and
+    pytest-codeblocks' comments."""
+    site_block = [{k: v for k, v in d.options.items() if k != "i18n"} for d in directives(text, where)]
+    return [options for options in site_block if options] + PYTEST_MARKER.findall(text)
 
 
 def includes(text: str) -> list[str]:
@@ -203,10 +209,10 @@ def parity_problems(english: Path, chinese: Path) -> list[str]:
 
     same("snippet includes (in order)", includes(en_text), includes(zh_text))
     same("{{ pin.X }} names", sorted(set(PIN.findall(en_raw))), sorted(set(PIN.findall(zh_raw))))
-    same("test markers (site-block, pytest, install-check)", MARKER.findall(en_raw), MARKER.findall(zh_raw))
+    same("test markers (site-block, pytest)", markers(en_raw, english.name), markers(zh_raw, chinese.name))
     same("tab sets (titles in order)", TAB.findall(en_raw), TAB.findall(zh_raw))
 
-    en_fences, zh_fences = fences(en_text), fences(zh_text)
+    en_fences, zh_fences = fences(en_text, english.name), fences(zh_text, chinese.name)
     same("code block languages", [f[0] for f in en_fences], [f[0] for f in zh_fences])
     for number, (en, zh) in enumerate(zip(en_fences, zh_fences), 1):
         if zh[2]:  # translated on purpose: same shape
@@ -254,6 +260,7 @@ DRIFTS = {
     "a link changed": lambda t: t.replace("](#choose-the-device-in-your-own-scripts)", "](#choose)", 1),
     "an English paragraph left": lambda t: t + "\nThis paragraph was never translated into Chinese.\n",
     "a pin typed by hand": lambda t: t.replace("{{ pin.python }}", "3.12", 1),
+    "a site-block directive dropped": lambda t: t.replace("    <!-- site-block: directml=yes -->\n", "", 1),
 }
 
 
@@ -288,12 +295,9 @@ def test_english_prose_detector(text, flagged):
 
 
 def _notebook_builder():
-    import importlib.util
+    from guide import notebook
 
-    spec = importlib.util.spec_from_file_location("notebook_builder_i18n", DOCS / "hooks" / "notebook.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return notebook
 
 
 def test_chinese_notebook_is_generated_from_its_chinese_source():

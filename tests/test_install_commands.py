@@ -1,9 +1,9 @@
 """Every install command on the site resolves, for its target, against the real package index.
 
-Commands in a fence preceded by ``<!-- install-check: historical -->`` are the opposite: old recipes
+Commands in a fence preceded by ``<!-- site-block: install-check=historical -->`` are the opposite: old recipes
 shown as history, which must no longer install.
 
-Commands in a fence preceded by ``<!-- install-check: vendor-index -->`` install from a vendor's own
+Commands in a fence preceded by ``<!-- site-block: install-check=vendor-index -->`` install from a vendor's own
 index (AMD's ROCm wheels, PyTorch's XPU and CUDA indexes), which these machines cannot reach: their
 form is checked instead (the tests' names say "not resolved").
 
@@ -38,12 +38,17 @@ from pathlib import Path
 
 import pytest
 
-from guide_harness import DOCS, page_source, pages, pins_hook
+from guide import pins
+from guide.blocks import SHELL_KEYS
+from guide.directives import fence_options
+from guide_harness import DOCS, page_source, pages
 
 PYPROJECT = DOCS.parent / "pyproject.toml"
-HISTORICAL = re.compile(r"^\s*<!--\s*install-check:\s*historical\s*-->\s*$")
-VENDOR_INDEX = re.compile(r"^\s*<!--\s*install-check:\s*vendor-index\s*-->\s*$")
-PINS = pins_hook.load_pins()
+# The fences whose install lines are read, and their site-block keys: the shell blocks' own (install-check
+# among them) and, on a Chinese page's text block, i18n.
+INSTALL_LANGUAGES = {"powershell", "bat", "text"}
+INSTALL_KEYS = SHELL_KEYS | {"i18n"}
+PINS = pins.load_pins()
 INDEX = "https://pypi.org/simple"
 
 # The interpreter and platform each tab's commands are meant for.
@@ -117,8 +122,9 @@ def dependency_group(name: str) -> tuple[str, ...]:
     return tuple(expand_group(name))
 
 
-def install_commands(markdown: str) -> list[InstallCommand]:
+def install_commands(markdown: str, where: str = "page.md") -> list[InstallCommand]:
     """The install lines of powershell/bat/text fences, each with the target of its enclosing tabs."""
+    options = fence_options(markdown, where, INSTALL_LANGUAGES, INSTALL_KEYS)
     lines = markdown.splitlines()
     commands = []
     index = 0
@@ -132,9 +138,9 @@ def install_commands(markdown: str) -> list[InstallCommand]:
         if language in {"powershell", "bat", "text"}:
             tabs = _enclosing_tabs(lines, index, len(indent))
             target = "linux" if "WSL2 / Linux" in tabs else "windows"
-            above = [line for line in lines[:index] if line.strip()][-1:]
-            historical = bool(above) and bool(HISTORICAL.match(above[0]))
-            if above and VENDOR_INDEX.match(above[0]):
+            check = options.get(index + 1, {}).get("install-check")
+            historical = check == "historical"
+            if check == "vendor-index":
                 commands += _vendor_commands(lines, index + 1, end, target)
                 index = end + 1
                 continue
@@ -249,7 +255,7 @@ def site_install_commands() -> list[InstallCommand]:
     commands = []
     for page in pages():
         name = page.relative_to(DOCS).as_posix()
-        commands += [InstallCommand(**{**c.__dict__, "page": name}) for c in install_commands(page_source(page))]
+        commands += [InstallCommand(**{**c.__dict__, "page": name}) for c in install_commands(page_source(page), name)]
     return commands
 
 
@@ -398,13 +404,13 @@ def test_the_setup_page_has_a_vendor_command_for_each_backend():
     ],
 )
 def test_vendor_form_check_catches(text, problem):
-    markdown = f"<!-- install-check: vendor-index -->\n```powershell\n{text}\n```\n"
+    markdown = f"<!-- site-block: install-check=vendor-index -->\n```powershell\n{text}\n```\n"
     (command,) = install_commands(markdown)
     assert any(problem in p for p in vendor_command_problems(command)), vendor_command_problems(command)
 
 
 def test_vendor_fence_joins_continuation_lines():
-    markdown = ("<!-- install-check: vendor-index -->\n```bat\npip install --no-cache-dir ^\n"
+    markdown = ("<!-- site-block: install-check=vendor-index -->\n```bat\npip install --no-cache-dir ^\n"
                 "    https://repo.radeon.com/rocm/windows/rocm-rel-7.2.1/rocm-7.2.1.tar.gz\n```\n")
     (command,) = install_commands(markdown)
     assert command.vendor_index and command.line == 3

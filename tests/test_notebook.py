@@ -1,24 +1,20 @@
 """The tutorial notebook: generated from the snippets, current, rendered by the site, and it runs.
 
-docs/train-mnist-notebook.ipynb is built by docs/hooks/notebook.py from docs/hooks/train_mnist_notebook.md
+docs/train-mnist-notebook.ipynb is built by docs/hooks/guide/notebook.py from docs/hooks/train_mnist_notebook.md
 and the snippet sections it includes. These tests fail on a change to either side that is not carried
 over by regenerating it.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 
 import nbformat
 from nbclient import NotebookClient
 
-from guide_harness import DOCS, ROOT, SNIPPETS, mkdocs_config
-
-SPEC = importlib.util.spec_from_file_location("notebook_builder", DOCS / "hooks" / "notebook.py")
-builder = importlib.util.module_from_spec(SPEC)
-SPEC.loader.exec_module(builder)
+from guide import notebook as builder
+from guide_harness import ROOT, SNIPPETS, mkdocs_config
 
 
 def committed():
@@ -58,7 +54,7 @@ def _in_order(needles: list[str], haystack: list[str]) -> bool:
     return True
 
 
-def test_a_changed_snippet_makes_the_notebook_stale(tmp_path, monkeypatch):
+def test_a_changed_snippet_makes_the_notebook_stale(tmp_path):
     """The drift check really looks at the snippets: change one line of a section, the notebook differs."""
     fake_snippets = tmp_path / "snippets"
     fake_snippets.mkdir()
@@ -67,9 +63,7 @@ def test_a_changed_snippet_makes_the_notebook_stale(tmp_path, monkeypatch):
     lenet = fake_snippets / "lenet.py"
     lenet.write_text(lenet.read_text(encoding="utf-8").replace("nn.MaxPool2d(2)", "nn.AvgPool2d(2)", 1))
     (tmp_path / "mkdocs.yml").write_text((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), encoding="utf-8")
-    monkeypatch.setattr(builder, "ROOT", tmp_path)
-    monkeypatch.setattr(builder, "SNIPPETS", fake_snippets)
-    assert builder.render(builder.build()) != builder.NOTEBOOK.read_text(encoding="utf-8")
+    assert builder.render(builder.build(root=tmp_path)) != builder.NOTEBOOK.read_text(encoding="utf-8")
 
 
 def test_project_imports_are_dropped_and_nothing_else():
@@ -134,3 +128,17 @@ def test_one_imports_cell_and_no_unused_import():
     result = subprocess.run([sys.executable, "-m", "ruff", "check", "--isolated", "--no-cache", "--select", "F",
                              str(builder.NOTEBOOK)], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout
+
+
+def test_a_directive_the_builder_cannot_honour_is_one_error_line(tmp_path, monkeypatch, capsys):
+    """A key a notebook cell does not take (or the old <!-- cell-tags: --> form) names its line; exit 1."""
+    source = tmp_path / "notebook_source.md"
+    source.write_text('Prose.\n\n<!-- site-block: args=x -->\n```python\n--8<-- "snippets/lenet.py"\n```\n')
+    monkeypatch.setattr(builder, "SOURCE", source)
+    assert builder.main(["--check"]) == 1
+    assert capsys.readouterr().err == (
+        "error: notebook_source.md:4: site-block key 'args' does not apply to a ```python block here "
+        "(it accepts: tags)\n")
+    source.write_text('<!-- cell-tags: parameters -->\n```python\n--8<-- "snippets/lenet.py"\n```\n')
+    assert builder.main(["--check"]) == 1
+    assert capsys.readouterr().err.startswith("error: notebook_source.md:1: <!-- cell-tags: parameters --> is not")

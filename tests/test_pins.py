@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from guide_harness import DOCS, ROOT, pages, pins_hook
+from guide import pins as pins_hook
+from guide_harness import DOCS, ROOT, pages
 
 
 def test_pins_are_read_from_pyproject():

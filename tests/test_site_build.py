@@ -53,9 +53,8 @@ def test_unknown_pin_fails_the_build(tmp_path):
     config["nav"] = [{"Home": "index.md"}]
     config.pop("watch", None)  # the copy has no snippets/ folder to watch
     docs = tmp_path / "docs"
-    (docs / "hooks").mkdir(parents=True)
-    for hook in (ROOT / "docs" / "hooks").glob("*.py"):  # every hook mkdocs.yml names
-        (docs / "hooks" / hook.name).write_text(hook.read_text(encoding="utf-8"), encoding="utf-8")
+    # The hook file mkdocs.yml names and the package it imports (docs/hooks/guide/).
+    shutil.copytree(ROOT / "docs" / "hooks", docs / "hooks", ignore=shutil.ignore_patterns("__pycache__"))
     custom_dir = config.get("theme", {}).get("custom_dir")
     if custom_dir:  # the theme's template overrides (docs/overrides)
         shutil.copytree(ROOT / custom_dir, tmp_path / custom_dir)

@@ -11,15 +11,19 @@ import textwrap
 
 import pytest
 
+from guide.blocks import PYTHON_KEYS, PYTHON_LANGUAGES, SHELL_KEYS
+from guide.directives import directives, fence_options
+from guide.notebook import CELL_KEYS
 from guide_harness import (
     DOCS,
     SHELL_LANGUAGES,
     TESTS,
-    HarnessError,
+    PageError,
     all_shell_blocks,
     cmd_script,
     page_source,
     english_pages,
+    pages,
     powershell_script,
     run_python,
     shell_blocks_of,
@@ -61,9 +65,9 @@ PAGE = textwrap.dedent("""\
 
 
 def test_extraction_after_pins_and_de_indented():
-    from guide_harness import pins_hook
+    from guide import pins
 
-    blocks = shell_blocks_of("page.md", pins_hook.expand_pins(PAGE))
+    blocks = shell_blocks_of("page.md", pins.expand_pins(PAGE))
     assert [(b.line, b.language, b.shell) for b in blocks] == [
         (5, "powershell", "powershell"), (13, "bat", "cmd"), (20, "pwsh", "powershell"), (29, "cmd", "cmd")]
     assert blocks[0].code == "py -3.12 -m venv .venv\n.venv\\Scripts\\Activate.ps1"
@@ -76,18 +80,48 @@ def test_extraction_after_pins_and_de_indented():
 @pytest.mark.parametrize(
     "page, message",
     [
-        ("<!-- site-block: manual=\"\" -->\n```powershell\nx\n```\n", "needs the reason"),
-        ("<!-- site-block: manual -->\n```powershell\nx\n```\n", "needs the reason"),
-        ("<!-- site-block: skip=\"why\" -->\n```bat\nx\n```\n", "unknown site-block option ['skip']"),
-        ("<!-- site-block: env=conda -->\n```bat\nx\n```\n", "env must be venv"),
+        ("<!-- site-block: manual=\"\" -->\n```powershell\nx\n```\n", 'page.md:1: manual="..." (not empty)'),
+        ("<!-- site-block: manual -->\n```powershell\nx\n```\n", 'page.md:1: manual="..." (not empty)'),
+        ("<!-- site-block: skip=\"why\" -->\n```bat\nx\n```\n", "page.md:1: unknown site-block key 'skip'"),
+        ("<!-- site-block: env=conda -->\n```bat\nx\n```\n", "page.md:1: env=venv, not 'env=conda'"),
+        ("<!-- site-block: directml=no -->\n```bat\nx\n```\n", "page.md:1: directml=yes, not 'directml=no'"),
+        ("\n<!-- site-block: args=x -->\n```bat\nx\n```\n", "page.md:3: site-block key 'args' does not apply to a ```bat"),
+        ("<!-- install-check: historical -->\n```bat\nx\n```\n", "page.md:1: <!-- install-check: historical --> is not a"),
+        ("<!-- site-block: env=venv -->\nSome prose.\n\n```bat\nx\n```\n", "page.md:1: a site-block directive stands above text"),
+        ("```bat\nx\n```\n\n<!-- site-block: env=venv -->\n", "page.md:5: a site-block directive at the end of the page"),
+        ("<!-- site-block: env=venv -->\n<!-- site-block: env=venv -->\n```bat\nx\n```\n", "page.md:2: site-block key 'env' given twice"),
+        ("<!-- site-block: manual=\"unclosed -->\n```bat\nx\n```\n", "page.md:1: site-block directive: No closing quotation"),
         ("```sh\nls\n```\n", "a ```sh block on a page for Windows readers"),
         ("```console\n$ ls\n```\n", "a ```console block"),
         ("```powershell\n\n```\n", "an empty powershell block"),
     ],
 )
 def test_markers_and_labels_that_cannot_be_honoured_are_refused(page, message):
-    with pytest.raises(HarnessError, match=re.escape(message)):
+    with pytest.raises(PageError, match=re.escape(message)):
         shell_blocks_of("page.md", page)
+
+
+# Who reads the site-block directives above which fences, and the keys each reader accepts there.
+PAGE_READERS = [
+    (PYTHON_LANGUAGES, PYTHON_KEYS),  # the Python blocks (guide.blocks.site_blocks)
+    (set(SHELL_LANGUAGES), SHELL_KEYS),  # the shell blocks (guide.blocks.shell_blocks); install-check among them
+    ({"text"}, {"install-check", "i18n"}),  # tests/test_install_commands.py, tests/test_i18n.py
+]
+NOTEBOOK_READERS = [({"python"}, CELL_KEYS)]  # the notebook's cells (guide.notebook)
+NOTEBOOK_SOURCES = sorted((DOCS / "hooks").glob("*.md"))
+
+
+@pytest.mark.parametrize("page", pages() + NOTEBOOK_SOURCES, ids=lambda p: p.relative_to(DOCS).as_posix())
+def test_every_site_block_directive_is_read(page):
+    """Every directive of every page (both editions) and notebook source parses, its keys are known and
+    accepted by the reader of its fence, and no directive stands above a fence that nothing reads."""
+    name = page.relative_to(DOCS).as_posix()
+    text = page.read_text(encoding="utf-8")
+    read = set()
+    for languages, keys in NOTEBOOK_READERS if page in NOTEBOOK_SOURCES else PAGE_READERS:
+        read |= set(fence_options(text, name, languages, keys))
+    unread = [f"{name}:{d.fence_line} (```{d.language})" for d in directives(text, name) if d.fence_line not in read]
+    assert not unread, f"site-block directives above fences that nothing reads: {unread}"
 
 
 def test_powershell_script_stops_at_the_first_failing_line():

@@ -1,4 +1,4 @@
-"""MkDocs hook: serve the notebook page with the site's own code styling, not the notebook renderer's.
+"""Serve the notebook page with the site's own code styling, not the notebook renderer's.
 
 mkdocs-jupyter inlines JupyterLab's whole stylesheet (about 590 KB of CSS) into the page, plus its
 own copy-button script and a MathJax loader from a third-party host. The tutorial notebook has no

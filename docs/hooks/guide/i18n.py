@@ -1,4 +1,4 @@
-"""MkDocs hook for the Chinese edition: notebook pages stay notebooks, and jieba stays quiet.
+"""MkDocs events for the Chinese edition: notebook pages stay notebooks, and jieba stays quiet.
 
 jieba (Material's search segments Chinese with it) announces on stderr how it loads its dictionary at
 every build; that is not a warning, so it is silenced here.

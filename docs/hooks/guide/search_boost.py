@@ -1,4 +1,4 @@
-"""MkDocs hook: rank the troubleshooting page's sections above others in the site search.
+"""Rank the troubleshooting page's sections above others in the site search.
 
 A reader pastes a whole error message into the search box. Material's search adds a wildcard to
 every term and does not normalise by length, so a long section of the training chapter that merely

@@ -1,7 +1,8 @@
-"""MkDocs hook: replace ``{{ pin.NAME }}`` in a page with the version pinned in pyproject.toml.
+"""Replace ``{{ pin.NAME }}`` in a page with the version pinned in pyproject.toml.
 
-pyproject.toml is the one place that holds each version; pages quote it through this hook
-so that a version is never typed twice. An unknown NAME fails the build.
+pyproject.toml is the one place that holds each version; pages quote it through this module
+(through docs/hooks/site_hooks.py) so that a version is never typed twice. An unknown NAME fails
+the build.
 """
 
 from __future__ import annotations
@@ -10,7 +11,9 @@ import re
 import tomllib
 from pathlib import Path
 
-PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
+from guide import ROOT
+
+PYPROJECT = ROOT / "pyproject.toml"
 PLACEHOLDER = re.compile(r"\{\{\s*pin\.([A-Za-z0-9_.-]+)\s*\}\}")
 EXACT_PIN = re.compile(r"^\s*([A-Za-z0-9_.-]+)\s*==\s*([^;\s]+)")
 

@@ -1,0 +1,135 @@
+"""``<!-- site-block: key=value ... -->`` before a fence: the pages' one directive syntax, and its parser.
+
+One or more such comments may stand above a fence, with blank lines and pytest-codeblocks' own
+``<!--pytest...-->`` comments between. Values are shell words: ``manual="two words"``. Every key is in
+KEYS, with what it means. Each reader of fences names the fence languages it reads and the keys it
+accepts there. With the page:line, these fail: a key not in KEYS, a key the reader does not accept, a
+value that is not one of the key's values, a key given twice, a directive that stands above no fence,
+and a whole-line comment in another directive's form (``<!-- install-check: historical -->``).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Key:
+    doc: str
+    values: tuple[str, ...] = ()  # the values it takes; () for any text, which may not be empty
+
+
+KEYS = {
+    "args": Key('the command-line arguments a Python block runs with: args="--data-dir {fashion_mnist}"'),
+    "manual": Key("the reason a shell block cannot run unattended (an installer, a GUI step, an administrator's "
+                  "change): it does not run, and every run lists it with the reason"),
+    "env": Key("env=venv: the shell block runs in a fresh, activated .venv in the scratch folder, not in the "
+               "suite's own environment", ("venv",)),
+    "directml": Key("directml=yes: the block needs a DirectML adapter (skipped without one, required on the GPU "
+                    "runner)", ("yes",)),
+    "requires": Key("requires=TOOL: the shell block needs TOOL on PATH (uv); skipped where it is missing"),
+    "install-check": Key("how tests/test_install_commands.py treats the fence's install commands: vendor-index "
+                         "(from a vendor's own index: their form is checked, not resolved) or historical (old "
+                         "recipes that must no longer install)", ("vendor-index", "historical")),
+    "tags": Key("the notebook cell's tags, space-separated (tags=parameters: papermill's convention), in "
+                "docs/hooks/train_mnist_notebook*.md"),
+    "i18n": Key("i18n=translated: a code block of a Chinese page translated on purpose (a file tree with "
+                "descriptions); it keeps the English block's line count", ("translated",)),
+}
+
+
+class PageError(ValueError):
+    """A page that cannot be read faithfully (a directive, a fence); the message starts with the page:line."""
+
+
+COMMENT = re.compile(r"^[ \t]*<!--\s*(.*?)\s*-->[ \t]*$")
+SITE_BLOCK = re.compile(r"^site-block:(.*)$", re.S)
+OTHER_DIRECTIVE = re.compile(r"^[A-Za-z][\w.-]*\s*:")  # <!-- name: ... -->, pytest-codeblocks' excepted
+FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*\{?\.?([\w+-]*)")
+
+
+@dataclass
+class Directive:
+    fence_line: int  # the line of the fence it stands above, from 1
+    language: str  # that fence's label, lower case
+    options: dict[str, str]
+
+
+def is_directive(line: str) -> bool:
+    """True for a ``<!-- site-block: ... -->`` line (a notebook cell's prose leaves it out)."""
+    comment = COMMENT.match(line)
+    return bool(comment) and bool(SITE_BLOCK.match(comment.group(1)))
+
+
+def _parse(body: str, where: str) -> dict[str, str]:
+    try:
+        words = shlex.split(body)
+    except ValueError as error:
+        raise PageError(f"{where}: site-block directive: {error}") from None
+    options: dict[str, str] = {}
+    for word in words:
+        key, _, value = word.partition("=")
+        if key not in KEYS:
+            raise PageError(f"{where}: unknown site-block key {key!r} (keys: {', '.join(KEYS)})")
+        allowed = KEYS[key].values
+        if not value.strip() or (allowed and value not in allowed):
+            wanted = " or ".join(f"{key}={v}" for v in allowed) if allowed else f'{key}="..." (not empty)'
+            raise PageError(f"{where}: {wanted}, not {word!r}: {KEYS[key].doc}")
+        options[key] = value
+    return options
+
+
+def directives(text: str, where: str) -> list[Directive]:
+    """Every fence of ``text`` that has site-block directives above it, validated against KEYS."""
+    found: list[Directive] = []
+    pending: dict[str, str] = {}
+    first = 0  # the line of the first pending directive
+    closing = None  # inside a fence: the line that closes it
+    for number, line in enumerate(text.splitlines(), 1):
+        if closing is not None:
+            if line.strip().startswith(closing) and not line.strip().strip(closing[0]):
+                closing = None
+            continue
+        comment = COMMENT.match(line)
+        if comment:
+            body = comment.group(1)
+            site_block = SITE_BLOCK.match(body)
+            if site_block:
+                for key, value in _parse(site_block.group(1), f"{where}:{number}").items():
+                    if key in pending:
+                        raise PageError(f"{where}:{number}: site-block key {key!r} given twice for one fence")
+                    pending[key] = value
+                first = first or number
+            elif OTHER_DIRECTIVE.match(body) and not body.startswith("pytest"):
+                raise PageError(f"{where}:{number}: <!-- {body} --> is not a directive the pages use: "
+                                     f"write <!-- site-block: key=value --> (keys: {', '.join(KEYS)})")
+            continue
+        fence = FENCE.match(line)
+        if fence:
+            closing = fence.group(1)
+            if pending:
+                found.append(Directive(number, fence.group(2).lower(), pending))
+        elif not line.strip():
+            continue
+        elif pending:
+            raise PageError(f"{where}:{first}: a site-block directive stands above text, not above a fence")
+        pending, first = {}, 0
+    if pending:
+        raise PageError(f"{where}:{first}: a site-block directive at the end of the page, above no fence")
+    return found
+
+
+def fence_options(text: str, where: str, languages: set[str] | None, accepts: set[str]) -> dict[int, dict[str, str]]:
+    """{fence line: options} for the fences of ``languages`` (None: every fence), whose keys must be in ``accepts``."""
+    result = {}
+    for directive in directives(text, where):
+        if languages is not None and directive.language not in languages:
+            continue
+        refused = sorted(set(directive.options) - accepts)
+        if refused:
+            raise PageError(f"{where}:{directive.fence_line}: site-block key {refused[0]!r} does not apply to a "
+                                 f"```{directive.language} block here (it accepts: {', '.join(sorted(accepts))})")
+        result[directive.fence_line] = directive.options
+    return result
