@@ -203,6 +203,21 @@ def test_each_edition_searches_its_own_pages(site, browser, edition, query):
     assert not other, f"{edition or 'en'}: {query!r} lists the other edition's {other[:3]}"
 
 
+def test_the_search_index_is_requested_after_the_page_has_painted(site, browser):
+    """The index (both editions) must not compete with the page's first render on a slow link; the
+    search still works once it has arrived (the search tests above)."""
+    _, base = site
+    page = browser.new_page()
+    page.goto(base + "measuring/")
+    page.wait_for_function("performance.getEntriesByType('resource').some(e => e.name.endsWith('search_index.json'))")
+    times = page.evaluate("""() => ({
+        index: performance.getEntriesByType('resource').find(e => e.name.endsWith('search_index.json')).startTime,
+        paint: performance.getEntriesByName('first-contentful-paint')[0].startTime,
+        load: performance.getEntriesByType('navigation')[0].loadEventEnd})""")
+    page.close()
+    assert times["index"] >= times["paint"] and times["index"] >= times["load"], times
+
+
 def test_a_short_query_keeps_its_short_words(site, browser):
     """Only a pasted sentence (four words or more) loses its one- and two-letter words: "no gpu" stays a
     search for both words, so it finds what "gpu" alone finds plus the sections with words on no*."""
@@ -353,7 +368,7 @@ def test_axe_finds_no_violations(site, browser, scheme):
 # switches language on a page, and copies code from a Chinese page.
 
 # The section a reader should see first for each query (a string), or sections of which one must be
-# among the first three shown (a tuple). 检查点: the troubleshooting page's boost (docs/hooks/search_boost.py,
+# among the first three shown (a tuple). 检查点: the troubleshooting page's boost (docs/hooks/guide/search_boost.py,
 # for pasted error messages) puts its memory section, which also advises a checkpoint, first; the chapter's
 # checkpoint section comes second.
 FIRST = {
