@@ -443,9 +443,10 @@ def test_copy_buttons_on_a_chinese_page_copy_the_english_pages_code(site, browse
 
 
 def _translated_blocks(path: str) -> set[int]:
-    """Indexes of the code blocks that the Chinese page translates on purpose (<!-- i18n: translated -->)."""
+    """Indexes of the code blocks that the Chinese page translates on purpose (<!-- site-block: i18n=translated -->)."""
     from guide_harness import DOCS, page_source
     from test_i18n import fences
 
     page = DOCS / ((path.rstrip("/") or "index") + ".zh.md")
-    return {number for number, (_, _, translated) in enumerate(fences(page_source(page))) if translated}
+    blocks = fences(page_source(page), page.relative_to(DOCS).as_posix())
+    return {number for number, (_, _, translated) in enumerate(blocks) if translated}
