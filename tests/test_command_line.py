@@ -13,7 +13,7 @@ import io
 
 import pytest
 
-from guide_harness import DOCS, ROOT, SNIPPETS, TESTS, load_snippet
+from guide_harness import DOCS, ROOT, SNIPPETS, TESTS, load_snippet, run_python
 
 SCRIPT_FOLDERS = (SNIPPETS, TESTS / "tools", TESTS / "browser", DOCS / "hooks", ROOT / ".github")
 VALIDATORS = {"positive_int", "non_negative_int", "positive_float", "add_data_options"}
@@ -51,6 +51,21 @@ def exit_idiom_problems(source: str) -> list[str]:
 def test_one_exit_idiom(script):
     problems = exit_idiom_problems(script.read_text(encoding="utf-8"))
     assert not problems, f"{script.relative_to(ROOT)}: {problems}"
+
+
+NO_COMMAND_LINE = {ROOT / ".github" / "runner" / "job_started_hook.py"}  # the runner starts it, with no arguments
+
+
+@pytest.mark.parametrize("script", [s for s in scripts() if not s.is_relative_to(SNIPPETS) and s not in NO_COMMAND_LINE],
+                         ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_every_project_script_answers_help(script):
+    """Run as the README runs it (no PYTHONPATH: pytest's pythonpath does not reach a script), --help
+    prints the usage and exits 0. The snippets are run as scripts by their own tests; the runner's
+    hook takes no command line."""
+    result = run_python([str(script), "--help"], cwd=ROOT, timeout=120)
+    where = script.relative_to(ROOT).as_posix()
+    assert result.returncode == 0 and "Traceback" not in result.stderr, f"{where}:\n{result.stderr[-600:]}"
+    assert "usage:" in result.stdout, f"{where}: no usage line:\n{result.stdout[:300]}"
 
 
 def test_exit_idiom_check():

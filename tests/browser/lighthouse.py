@@ -21,7 +21,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/
+# Run as a script: the suite's helpers (tests/) and the page machinery they use (docs/hooks/guide/),
+# which pytest finds through pyproject.toml's pythonpath.
+ROOT = Path(__file__).resolve().parents[2]
+sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "docs" / "hooks")]
 
 from site_server import CHROMIUM, build_site, page_urls, serve  # noqa: E402
 

@@ -41,7 +41,10 @@ def main() -> int:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         if subprocess.run(command, cwd=work, env=env).returncode != 0:
             return 1
-        history = torch.load(work / "checkpoints" / "lenet-fashion-mnist.pt", weights_only=True)["history"]
+        checkpoint = work / "checkpoints" / "lenet-fashion-mnist.pt"
+        if not checkpoint.is_file():  # --help: train_mnist.py printed its options and trained nothing
+            return 0 if {"-h", "--help"} & set(sys.argv[1:]) else _no_checkpoint(checkpoint)
+        history = torch.load(checkpoint, weights_only=True)["history"]
     best = max(history, key=lambda entry: entry["accuracy"])
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPU threads, "
           f"torch {torch.__version__}, {torch.get_num_threads()} torch threads")
@@ -49,6 +52,11 @@ def main() -> int:
           f"best epoch {best['epoch']} ({best['accuracy']:.4f})")
     print(f"FINAL fashion-mnist test accuracy: {history[-1]['accuracy']:.4f}")
     return 0
+
+
+def _no_checkpoint(checkpoint: Path) -> int:
+    print(f"error: train_mnist.py exited 0 but wrote no {checkpoint.name}", file=sys.stderr)
+    return 1
 
 
 if __name__ == "__main__":
