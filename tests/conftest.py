@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
 from fetch_fashion_mnist import FILES, SOURCE, unpack
+from run_requirements import skip_or_fail
 
 # tests/ is on sys.path (pyproject.toml's pytest pythonpath), so the plugins import by name.
 pytest_plugins = ["directml_policy", "run_summary"]
@@ -20,7 +20,5 @@ def fashion_mnist_root(tmp_path_factory) -> Path:
     missing = [s for s in sources if not s.is_file()]
     if missing:
         message = f"Fashion-MNIST is missing ({missing[0]}): apt-get install dataset-fashion-mnist, or set FASHION_MNIST_DIR"
-        if os.environ.get("CI"):
-            pytest.fail(message, pytrace=False)
-        pytest.skip(message)
+        skip_or_fail("data", message)
     return unpack(SOURCE, tmp_path_factory.mktemp("data"))

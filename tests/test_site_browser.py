@@ -2,28 +2,34 @@
 
 The site is built once, served on 127.0.0.1, and opened in Debian's Chromium (no browser download).
 Without Chromium, Playwright or axe-core (`npm ci` in tests/browser) these tests skip with the
-reason; under CI=true they fail instead.
+reason; under REQUIRE_BROWSER=1 (.ci/run) each of them fails instead (tests/run_requirements.py).
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
 import textwrap
 
 import pytest
 
 from guide_harness import DOCS, ROOT, page_source
+from run_requirements import required, skip_or_fail
 from site_server import CHROMIUM, build_site, chromium_missing, npm_tools, page_urls, serve
 
+# A missing browser skips the module; where the run requires it, every test fails (below), and the
+# rest of the suite still runs: a module-level failure would be a collection error that stops it all.
 MISSING = chromium_missing()
-if MISSING:
-    if os.environ.get("CI"):
-        pytest.fail(f"browser tests cannot run: {MISSING}", pytrace=False)
+if MISSING and not required("browser"):
     pytest.skip(MISSING, allow_module_level=True)
 
-from playwright.sync_api import sync_playwright  # noqa: E402
+
+@pytest.fixture(scope="session", autouse=True)
+def _browser_present():
+    # Session-scoped and autouse: it runs before the site is built or Chromium is started.
+    if MISSING:
+        skip_or_fail("browser", f"the browser tests cannot run: {MISSING}")
+
 
 FENCE = re.compile(r"^([ \t]*)(`{3,}|~{3,})[^\n]*\n(.*?)^\1\2[ \t]*$", re.M | re.S)
 INCLUDE = re.compile(r"""^-+8<-+\s+["']?([^"':\s]+)(?::(\w+))?["']?\s*$""")
@@ -39,6 +45,8 @@ def site(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def browser():
+    from playwright.sync_api import sync_playwright
+
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
         yield chromium

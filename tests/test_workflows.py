@@ -279,6 +279,8 @@ def data_problems(workflow: dict) -> list:
             if "fashion-mnist" not in cached or "hashFiles('tests/tools/fetch_fashion_mnist.py')" not in str(
                     (job_steps[cache[0]].get("with") or {}).get("key", "")):
                 problems.append(f"job {name}: the cache must hold the fetched folder, keyed on the fetcher")
+        if (job.get("env") or {}).get("REQUIRE_DATA") != "1":
+            problems.append(f"job {name}: fetches the data but does not set REQUIRE_DATA: \"1\" (a missing file would skip)")
         if "fashion-mnist" not in runs[fetch[0]]:
             problems.append(f"job {name}: the fetcher does not write the fashion-mnist folder")
         if not re.search(r"FASHION_MNIST_DIR\W+.*fashion-mnist", runs[suite[0]]):
@@ -291,7 +293,7 @@ def test_workflows_fetch_the_test_data_with_the_one_fetcher(path):
     assert data_problems(load(path)) == []
 
 
-@pytest.mark.parametrize("change", ["torchvision", "no fetch", "no cache", "fetch after suite", "wrong dir"])
+@pytest.mark.parametrize("change", ["torchvision", "no fetch", "no cache", "fetch after suite", "wrong dir", "not required"])
 def test_data_rule_catches(change):
     workflow = load(SITE)
     job = workflow["jobs"]["build"]
@@ -305,6 +307,8 @@ def test_data_rule_catches(change):
     elif change == "fetch after suite":
         job["steps"].remove(fetch)
         job["steps"].append(fetch)
+    elif change == "not required":
+        del job["env"]["REQUIRE_DATA"]
     else:
         suite = next(s for s in job["steps"] if SUITE.search(str(s.get("run", ""))))
         suite["run"] = suite["run"].replace("fashion-mnist", "data")
@@ -557,7 +561,7 @@ def test_site_workflow():
     assert build["runs-on"] == "ubuntu-latest"
     assert build["permissions"] == {"contents": "read", "pages": "read"}
     runs = "\n".join(s.get("run", "") for s in steps(build))
-    # The real-data tests need Fashion-MNIST (they fail, not skip, when CI is set and it is missing).
+    # The real-data tests need Fashion-MNIST (they fail, not skip, under REQUIRE_DATA=1 when it is missing).
     assert data_problems(workflow) == []
     assert 'python -m pip install --require-hashes -r "$LOCK"' in runs
     assert "python -m pytest $TESTS" in runs
@@ -567,7 +571,7 @@ def test_site_workflow():
     assert legs == {"test": "", "test-current": "tests/snippets tests/test_site_blocks.py"}
     locks = {leg["group"]: leg["lock"] for leg in build["strategy"]["matrix"]["include"]}
     assert locks == {g: f".github/locks/{g}-linux-py3.12.txt" for g in legs}
-    assert build["env"] == {"GROUP": "${{ matrix.group }}", "LOCK": "${{ matrix.lock }}", "TESTS": "${{ matrix.tests }}"}
+    assert build["env"] == {"GROUP": "${{ matrix.group }}", "LOCK": "${{ matrix.lock }}", "TESTS": "${{ matrix.tests }}", "REQUIRE_DATA": "1"}
     groups = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["dependency-groups"]
     assert set(legs) <= set(groups)
     assert build["strategy"]["fail-fast"] is False

@@ -1,0 +1,59 @@
+""".ci/run asks apt only for what the machine lacks, and never for Debian's npm beside a Node.js that has one."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from ci_packages import Machine, fresh, main, packages
+from guide_harness import ROOT
+
+NOTHING = Machine(chromium=False, fonts=False, node=False, npm=False, node_is_debian=False, data=False)
+# The kind of machine CI uses: NodeSource's Node.js 20 with its own npm, no Chromium, no data.
+NODESOURCE = Machine(chromium=False, fonts=True, node=True, npm=True, node_is_debian=False, data=False)
+
+
+def test_stock_debian_gets_node_and_npm_from_debian():
+    assert packages(NOTHING) == ["chromium", "fonts-dejavu-core", "nodejs", "npm", "dataset-fashion-mnist"]
+
+
+def test_a_node_with_its_own_npm_gets_no_npm_package():
+    # Asking for npm there ends in "nodejs : Conflicts: npm ... you have held broken packages".
+    assert packages(NODESOURCE) == ["chromium", "dataset-fashion-mnist"]
+
+
+def test_debian_nodejs_without_npm_gets_npm_only():
+    machine = Machine(chromium=True, fonts=True, node=True, npm=False, node_is_debian=True, data=True)
+    assert packages(machine) == ["npm"]
+
+
+def test_a_foreign_node_without_npm_is_an_error_not_a_conflict():
+    machine = Machine(chromium=True, fonts=True, node=True, npm=False, node_is_debian=False, data=True)
+    with pytest.raises(ValueError, match="without npm"):
+        packages(machine)
+
+
+def test_a_ready_machine_installs_nothing():
+    ready = Machine(chromium=True, fonts=True, node=True, npm=True, node_is_debian=False, data=True)
+    assert packages(ready) == []
+    # ... while the set checked with apt-get -s is still the fresh machine's, its Node.js kept.
+    assert packages(fresh(ready)) == ["chromium", "fonts-dejavu-core", "dataset-fashion-mnist"]
+
+
+def test_the_command_prints_one_line(capsys):
+    assert main([]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1 and all(re.fullmatch(r"[a-z0-9.+-]+", p) for p in out.split())
+
+
+def test_ci_run_takes_its_packages_from_the_decision():
+    script = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    installs = [line for line in script.splitlines() if re.search(r"apt-get install\b", line)]
+    assert installs, ".ci/run installs nothing with apt"
+    for line in installs:
+        # No package named by hand: each comes from tests/tools/ci_packages.py.
+        assert re.search(r"apt-get install (-s|-y -qq) \$\w+", line), line
+    assert "tests/tools/ci_packages.py --fresh" in script
+    assert "apt-get install -s" in script
+    assert "export REQUIRE_BROWSER=1 REQUIRE_DATA=1" in script

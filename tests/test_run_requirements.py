@@ -1,0 +1,56 @@
+"""The run's switches: CI=true alone requires nothing; REQUIRE_BROWSER / REQUIRE_DATA make a missing need fail each
+test that needs it, and never stop the run at collection (GitHub sets CI=true in every step)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from guide_harness import ROOT
+
+SWITCHES = ("CI", "GITHUB_ACTIONS", "REQUIRE_BROWSER", "REQUIRE_DATA", "REQUIRE_DIRECTML")
+
+
+def pytest_run(tmp_path, args, **env):
+    environment = {k: v for k, v in os.environ.items() if k not in SWITCHES}
+    environment.update(env)
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", *args],
+        cwd=ROOT, env=environment, capture_output=True, text=True, timeout=600,
+    )
+
+
+@pytest.mark.parametrize("env", [{}, {"CI": "true", "GITHUB_ACTIONS": "true"}], ids=["local", "CI=true"])
+def test_no_browser_is_a_skip_unless_required(tmp_path, env):
+    tests = ["tests/test_site_browser.py", "tests/test_ci_packages.py"]
+    result = pytest_run(tmp_path, tests, CHROMIUM=str(tmp_path / "none"), **env)
+    out = result.stdout + result.stderr
+    assert result.returncode == 0, out
+    assert "7 passed, 1 skipped" in out and "no Chromium at" in out
+    assert "Interrupted" not in out
+
+
+def test_required_browser_fails_each_test_and_collection_goes_on(tmp_path):
+    result = pytest_run(
+        tmp_path, ["tests/test_site_browser.py", "tests/test_ci_packages.py"],
+        CHROMIUM=str(tmp_path / "none"), CI="true", REQUIRE_BROWSER="1",
+    )
+    out = result.stdout + result.stderr
+    assert result.returncode == 1, out
+    assert "Interrupted" not in out and "error during collection" not in out
+    assert "REQUIRE_BROWSER=1 but the browser tests cannot run: no Chromium at" in out
+    assert "7 passed" in out  # the other module still ran
+
+
+def test_missing_data_is_a_skip_under_ci_and_a_failure_when_required(tmp_path):
+    test = "tests/snippets/test_mnist_data.py"
+    empty = tmp_path / "no-data"
+    skipped = pytest_run(tmp_path, [test], CI="true", FASHION_MNIST_DIR=str(empty))
+    assert skipped.returncode == 0, skipped.stdout
+    assert "Fashion-MNIST is missing" in skipped.stdout
+    failed = pytest_run(tmp_path, [test], CI="true", REQUIRE_DATA="1", FASHION_MNIST_DIR=str(empty))
+    assert failed.returncode == 1, failed.stdout
+    assert "REQUIRE_DATA=1 but Fashion-MNIST is missing" in failed.stdout
