@@ -1,4 +1,5 @@
-"""Shared test set-up: real Fashion-MNIST data. The DirectML policy and the run's summary are plugins."""
+"""Shared test set-up: real Fashion-MNIST data. The DirectML policy, the run's summary and the browser
+tests' fixtures are plugins."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from fetch_fashion_mnist import FILES, SOURCE, unpack
 from run_requirements import skip_or_fail
 
 # tests/ is on sys.path (pyproject.toml's pytest pythonpath), so the plugins import by name.
-pytest_plugins = ["directml_policy", "run_summary"]
+pytest_plugins = ["directml_policy", "run_summary", "browser_support"]
 
 
 @pytest.fixture(scope="session")

@@ -14,50 +14,14 @@ import textwrap
 import pytest
 
 from guide_harness import DOCS, ROOT, page_source
-from run_requirements import required, skip_or_fail
-from site_server import CHROMIUM, build_site, chromium_missing, npm_tools, page_urls, serve
+from browser_support import first_section, search, skip_module_without_browser
+from site_server import npm_tools, page_urls
 
-# A missing browser skips the module; where the run requires it, every test fails (below), and the
-# rest of the suite still runs: a module-level failure would be a collection error that stops it all.
-MISSING = chromium_missing()
-if MISSING and not required("browser"):
-    pytest.skip(MISSING, allow_module_level=True)
-
-
-@pytest.fixture(scope="session", autouse=True)
-def _browser_present():
-    # Session-scoped and autouse: it runs before the site is built or Chromium is started.
-    if MISSING:
-        skip_or_fail("browser", f"the browser tests cannot run: {MISSING}")
-
+skip_module_without_browser()
 
 FENCE = re.compile(r"^([ \t]*)(`{3,}|~{3,})[^\n]*\n(.*?)^\1\2[ \t]*$", re.M | re.S)
 INCLUDE = re.compile(r"""^-+8<-+\s+["']?([^"':\s]+)(?::(\w+))?["']?\s*$""")
 MARKER = re.compile(r"^\s*# --8<-- \[(start|end):(\w+)\]\s*$")
-
-
-@pytest.fixture(scope="session")
-def site(tmp_path_factory):
-    site_dir = build_site(tmp_path_factory.mktemp("browser-site"))
-    with serve(site_dir) as base:
-        yield site_dir, base
-
-
-@pytest.fixture(scope="session")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture
-def context(browser):
-    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
-    yield context
-    context.close()
 
 
 def _pages(site_dir):
@@ -147,26 +111,6 @@ PROBLEMS_JS = """() => [...document.querySelectorAll('article h3[id]')].map(h =>
   const block = next && next.matches('div.highlight') && !next.querySelector('.filename') ? next.querySelector('code') : null;  // textContent: innerText is empty for a block the browser has not laid out yet
   return {id: h.id, message: block ? block.textContent : null};
 })"""
-
-
-def search(page, query: str) -> list[str]:
-    """Type ``query`` into the site search; the result links in order, as 'page/#section' or 'page/'."""
-    page.fill("input.md-search__input", query)
-    page.press("input.md-search__input", "End")  # the search reacts to key events, as with a paste
-    # Wait for the query to run: not the prompt, and not "Initializing search", in English or Chinese
-    # ("键入以开始搜索", "正在初始化搜索引擎").
-    page.wait_for_function(
-        "() => !/Type to start|Initializing|键入以开始搜索|正在初始化/"
-        ".test(document.querySelector('.md-search-result__meta').innerText)"
-    )
-    page.wait_for_timeout(200)
-    hrefs = page.locator(".md-search-result__item a").evaluate_all("els => els.map(e => e.href)")
-    return [re.sub(r"^https?://[^/]+/|\?h=[^#]*", "", href) for href in hrefs]
-
-
-def first_section(results: list[str]) -> str | None:
-    """The first result a reader sees: the first section of the first page in the list."""
-    return next((r for r in results if "#" in r), None)
 
 
 @pytest.fixture(scope="module")

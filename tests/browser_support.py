@@ -1,0 +1,76 @@
+"""The browser tests' shared part, a pytest plugin (tests/conftest.py loads it): the site built once and
+served, Chromium through Playwright, and the search as a reader uses it.
+
+A test module that drives the browser starts with ``skip_module_without_browser()``: without Chromium,
+Playwright or axe-core it skips with the reason; under REQUIRE_BROWSER=1 (.ci/run) its tests fail
+instead, one by one, and the rest of the suite still runs (tests/run_requirements.py).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from run_requirements import required, skip_or_fail
+from site_server import CHROMIUM, build_site, chromium_missing, serve
+
+MISSING = chromium_missing()
+
+
+def skip_module_without_browser() -> None:
+    """Call at a browser test module's top: skip it where the browser is missing and not required."""
+    if MISSING and not required("browser"):
+        pytest.skip(MISSING, allow_module_level=True)
+
+
+def _check_browser() -> None:
+    if MISSING:
+        skip_or_fail("browser", f"the browser tests cannot run: {MISSING}")
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory):
+    """(site folder, base URL): the site built with mkdocs build --strict, served on 127.0.0.1."""
+    _check_browser()
+    site_dir = build_site(tmp_path_factory.mktemp("browser-site"))
+    with serve(site_dir) as base:
+        yield site_dir, base
+
+
+@pytest.fixture(scope="session")
+def browser():
+    _check_browser()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def context(browser):
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    yield context
+    context.close()
+
+
+def search(page, query: str) -> list[str]:
+    """Type ``query`` into the site search; the result links in order, as 'page/#section' or 'page/'."""
+    page.fill("input.md-search__input", query)
+    page.press("input.md-search__input", "End")  # the search reacts to key events, as with a paste
+    # Wait for the query to run: not the prompt, and not "Initializing search", in English or Chinese
+    # ("键入以开始搜索", "正在初始化搜索引擎").
+    page.wait_for_function(
+        "() => !/Type to start|Initializing|键入以开始搜索|正在初始化/"
+        ".test(document.querySelector('.md-search-result__meta').innerText)"
+    )
+    page.wait_for_timeout(200)
+    hrefs = page.locator(".md-search-result__item a").evaluate_all("els => els.map(e => e.href)")
+    return [re.sub(r"^https?://[^/]+/|\?h=[^#]*", "", href) for href in hrefs]
+
+
+def first_section(results: list[str]) -> str | None:
+    """The first result a reader sees: the first section of the first page in the list."""
+    return next((r for r in results if "#" in r), None)
