@@ -415,7 +415,7 @@ LOADER_ERRORS = [
         "a DLL of torch does not load: the Microsoft Visual C++ runtime "
         "is missing or old",
         "install the current Visual C++ Redistributable (x64) from "
-        "https://aka.ms/vs/17/release/vc_redist.x64.exe and open a new "
+        "https://aka.ms/vc14/vc_redist.x64.exe and open a new "
         "terminal",
         "winerror-126-or-1114-c10dll",
     ),
@@ -774,7 +774,7 @@ def runtime_findings(version, system32: Path) -> list[Finding]:
             "visual c++ runtime",
             "the Microsoft Visual C++ runtime (x64) is not installed",
             "install vc_redist.x64.exe from "
-            "https://aka.ms/vs/17/release/vc_redist.x64.exe",
+            "https://aka.ms/vc14/vc_redist.x64.exe",
             trouble("winerror-126-or-1114-c10dll"),
         )
     ]
