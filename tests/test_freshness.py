@@ -50,7 +50,7 @@ def test_dev_releases_count_for_a_package_that_has_only_those():
 
 def test_the_watched_pins_are_torch_directml_and_current_torch():
     pins = {"torch-directml": "0.2.5.dev240914", "current.torch": "2.14.1", "current.torchvision": "0.29.1",
-            "torch": "2.4.1", "torchvision": "0.19.1"}
+            "torch": "2.4.1", "torchvision": "0.19.1", "newest-torch": "2.15.0"}
     answers = {"torch-directml": releases("0.2.5.dev240914"), "torch": releases("2.4.1", "2.14.1", "2.15.0"),
                "torchvision": releases("0.19.1", "0.29.1")}
     asked = []
@@ -59,8 +59,10 @@ def test_the_watched_pins_are_torch_directml_and_current_torch():
         asked.append(name)
         return answers[name]
 
-    assert freshness.newer_releases(pins, fetch) == [freshness.Newer("torch", "2.14.1", "2.15.0")]
-    assert asked == ["torch-directml", "torch", "torchvision"]
+    assert freshness.newer_releases(pins, fetch) == [freshness.Newer("torch", "2.14.1 (current.torch)", "2.15.0")]
+    assert asked == ["torch-directml", "torch", "torchvision"]  # each package asked once
+    answers["torch"] = releases("2.14.1", "2.15.0", "2.16.0")
+    assert [n.pin for n in freshness.newer_releases(pins, fetch)] == ["2.14.1 (current.torch)", "2.15.0 (newest-torch)"]
 
 
 # --- which dates are due ----------------------------------------------------------------

@@ -31,9 +31,11 @@ sys.path.insert(0, str(ROOT / "docs" / "hooks"))
 TITLE = "Freshness check: facts to re-check"
 MARKER = "<!-- freshness-check -->"
 PYPI = "https://pypi.org/pypi/{name}/json"
-# (package on PyPI, pin name in guide.pins): torch-directml's own release, and the current-torch group.
-# torch and torchvision at torch-directml's pins move only when torch-directml does.
-WATCHED = (("torch-directml", "torch-directml"), ("torch", "current.torch"), ("torchvision", "current.torchvision"))
+# (package on PyPI, pin name in guide.pins): torch-directml's own release, the current-torch group, and
+# the newest torch the pages name ([tool.directml-guide] newest-torch). torch and torchvision at
+# torch-directml's pins move only when torch-directml does.
+WATCHED = (("torch-directml", "torch-directml"), ("torch", "current.torch"),
+           ("torchvision", "current.torchvision"), ("torch", "newest-torch"))
 
 
 @dataclass(frozen=True)
@@ -87,11 +89,13 @@ def fetch_releases(package: str, timeout: float = 30) -> dict:
 
 def newer_releases(pins: dict[str, str], fetch=None) -> list[Newer]:
     fetch = fetch or fetch_releases
-    found = []
+    found, answers = [], {}
     for package, pin_name in WATCHED:
-        newer = newer_than_pin(package, pins[pin_name], fetch(package))
+        if package not in answers:
+            answers[package] = fetch(package)
+        newer = newer_than_pin(package, pins[pin_name], answers[package])
         if newer:
-            found.append(newer)
+            found.append(Newer(package, f"{pins[pin_name]} ({pin_name})", newer.newest))
     return found
 
 
