@@ -106,6 +106,9 @@ def test_pages_quote_checked_dates_that_exist():
         used |= set(checked.PLACEHOLDER.findall(page.read_text(encoding="utf-8")))
     assert used, "no page quotes a checked date"
     assert used <= set(dates), sorted(used - set(dates))
+    # Every source of sources.yml dates something a reader sees, on some page.
+    short = {name for name in dates if "." not in name}
+    assert short <= used, f"sources.yml entries no page quotes: {sorted(short - used)}"
 
 
 # A date beside "checked", "read" or "quoted" (核对 / 读取 / 引自) is a checked-on date typed by hand.
