@@ -93,8 +93,6 @@ def python_findings(
     version=sys.version_info,
     bits: int = struct.calcsize("P") * 8,
     executable: str = sys.executable,
-    in_venv: bool = sys.prefix != sys.base_prefix,
-    conda: str = os.environ.get("CONDA_PREFIX", ""),
 ) -> list[Finding]:
     current = tuple(version[:2])
     name = f"{current[0]}.{current[1]}"
@@ -117,14 +115,19 @@ def python_findings(
                 "3.12); AMD's ROCm build has 3.11 to 3.14",
             )
         )
-    if in_venv:
-        found.append(
-            ok("environment", f"a virtual environment: {executable}")
-        )
-    elif conda:
-        found.append(ok("environment", f"a conda environment: {conda}"))
-    else:
-        found.append(
+    return found
+
+
+def environment_findings(
+    venv: str, conda: str, folder: Path
+) -> list[Finding]:
+    """Whether this Python is a virtual environment, and the project's:
+    one in the project folder (.venv) or in a folder above it.
+    """
+    if conda:
+        return [ok("environment", f"a conda environment: {conda}")]
+    if not venv:
+        return [
             note(
                 "environment",
                 "not a virtual environment: packages go into this Python "
@@ -133,8 +136,20 @@ def python_findings(
                 "and activate it",
                 "setup/",
             )
+        ]
+    project = Path(venv).parent
+    if project == folder or project in folder.parents:
+        return [
+            ok("environment", f"the project's virtual environment: {venv}")
+        ]
+    return [
+        note(
+            "environment",
+            f"a virtual environment outside this folder: {venv}",
+            "if this project has its own, activate it or run its python",
+            "setup/",
         )
-    return found
+    ]
 
 
 def installed(name: str) -> str | None:
@@ -787,7 +802,11 @@ def examine(probe: dict, env: dict) -> list[Finding]:
     distributions = {
         (d.metadata["Name"] or "").lower() for d in metadata.distributions()
     }
-    found = python_findings() + pip_findings(installed("pip"))
+    venv = sys.prefix if sys.prefix != sys.base_prefix else ""
+    found = python_findings() + environment_findings(
+        venv, os.environ.get("CONDA_PREFIX", ""), Path.cwd()
+    )
+    found += pip_findings(installed("pip"))
     found += torch_findings(
         installed("torch"),
         installed("torchvision"),

@@ -8,6 +8,7 @@ import contextlib
 import io
 import json
 import os
+import pathlib
 import random
 import re
 import sys
@@ -301,12 +302,22 @@ def test_torch_not_installed_and_pip_missing():
 
 
 def test_python_checks():
-    assert not only(doctor.python_findings((3, 12, 10), 64, "py", True, ""), "PROBLEM")
-    newer = doctor.python_findings((3, 13, 1), 64, "py", True, "")
+    assert doctor.python_findings((3, 12, 10), 64, "py") == [doctor.ok("python", "3.12.10, 64-bit, py")]
+    newer = doctor.python_findings((3, 13, 1), 64, "py")
     assert not only(newer, "PROBLEM") and "3.11 to 3.14" in only(newer, "note")[0].text
-    assert only(doctor.python_findings((3, 12, 10), 32, "py", True, ""), "PROBLEM")
-    assert ("note", "environment") in statuses(doctor.python_findings((3, 12, 10), 64, "py", False, ""))
-    assert ("ok", "environment") in statuses(doctor.python_findings((3, 12, 10), 64, "py", False, "C:\\conda"))
+    assert only(doctor.python_findings((3, 12, 10), 32, "py"), "PROBLEM")
+
+
+@pytest.mark.parametrize("venv, conda, folder, status", [
+    ("/home/u/proj/.venv", "", "/home/u/proj", "ok"),  # the project's .venv
+    ("/home/u/proj/.venv", "", "/home/u/proj/notebooks", "ok"),  # run from a folder below it
+    ("/home/u/other/.venv", "", "/home/u/proj", "note"),  # another project's
+    ("", "", "/home/u/proj", "note"),  # the system Python
+    ("", "C:\\miniconda3\\envs\\dml", "C:\\proj", "ok"),
+])
+def test_environment(venv, conda, folder, status):
+    [finding] = doctor.environment_findings(venv, conda, pathlib.Path(folder))
+    assert finding.status == status, finding.line()
 
 
 def test_non_ascii_and_long_paths_are_notes_in_ascii():
