@@ -80,3 +80,42 @@ def test_unknown_pin_fails_the_build(tmp_path, placeholder, message):
     result = run_python(["-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")], cwd=tmp_path, timeout=300)
     assert result.returncode != 0
     assert message in result.stderr + result.stdout
+
+
+def doctor_sections() -> set[str]:
+    """Every page section snippets/doctor.py can print: trouble("anchor") calls, the anchors assigned to
+    `anchor` and those of LOADER_ERRORS (as troubleshooting/#anchor), and literal "page/#anchor" paths."""
+    import ast
+
+    from guide_harness import SNIPPETS, load_snippet
+
+    tree = ast.parse((SNIPPETS / "doctor.py").read_text(encoding="utf-8"))
+    anchors = {anchor for *_, anchor in load_snippet("doctor").LOADER_ERRORS if anchor}
+    sections = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "trouble":
+            anchors |= {arg.value for arg in node.args if isinstance(arg, ast.Constant)}
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "anchor" for t in node.targets):
+            values = [node.value.body, node.value.orelse] if isinstance(node.value, ast.IfExp) else [node.value]
+            anchors |= {v.value for v in values if isinstance(v, ast.Constant) and v.value}
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and re.fullmatch(r"[a-z]+/(#[\w-]+)?",
+                                                                                          node.value):
+            sections.add(node.value)
+    return sections | {f"troubleshooting/#{anchor}" for anchor in anchors}
+
+
+def test_every_section_the_doctor_prints_exists_in_both_editions(built_site):
+    """The doctor prints "troubleshooting/#anchor": that heading must exist on the built page, English and
+    Chinese (whose headings keep the English anchors)."""
+    site, _ = built_site
+    sections = doctor_sections()
+    assert len(sections) >= 10 and "verification/#choose-the-device-in-your-own-scripts" in sections, sections
+    missing = []
+    for section in sorted(sections):
+        page, _, anchor = section.partition("#")
+        for edition in ("", "zh/"):
+            built = site / edition / page / "index.html"
+            text = built.read_text(encoding="utf-8") if built.exists() else ""
+            if not text or (anchor and f'id="{anchor}"' not in text):
+                missing.append(f"{edition}{section}")
+    assert not missing, f"the doctor points at sections the site lacks: {missing}"
