@@ -22,7 +22,7 @@ EVAL = Path(__file__).with_name("search_eval.yml")
 # Issue 23 asks for 80 % first and 95 % within three. First holds (48/60 on 2026-12-01, 34/60 before the
 # changes of that day); within three is 52/60, so the floor is held where it stands (a ratchet: raise it,
 # never lower it) until the misses the test lists are solved by ranking, not by copying their words.
-FIRST_FLOOR, TOP3_FLOOR = 0.80, 0.85
+FIRST_FLOOR, TOP3_FLOOR = 80, 85  # per cent
 
 
 def load_eval(path: Path = EVAL) -> dict[str, list[dict]]:
@@ -90,9 +90,9 @@ def test_pasted_messages_find_their_section(site, browser, sample):
     judged, first, top3, misses = report(evaluate(browser, base, sample["messages"]), "search evaluation")
     if sample["pending"]:
         report(evaluate(browser, base, sample["pending"]), "pending (not counted; issue 19's sections)")
-    assert first >= FIRST_FLOOR * judged and top3 >= TOP3_FLOOR * judged, (
-        f"first {first}/{judged} (floor {FIRST_FLOOR:.0%}), within three {top3}/{judged} "
-        f"(floor {TOP3_FLOOR:.0%}); misses:\n" + "\n".join(misses)
+    assert first * 100 >= FIRST_FLOOR * judged and top3 * 100 >= TOP3_FLOOR * judged, (
+        f"first {first}/{judged} (floor {FIRST_FLOOR} %), within three {top3}/{judged} "
+        f"(floor {TOP3_FLOOR} %); misses:\n" + "\n".join(misses)
     )
 
 
