@@ -9,9 +9,18 @@ long and full of set-up words (PowerShell, Python, pip, PyCharm, runner), so the
 readers' own set-up errors; they are weighed down, still found by a search for what only they hold.
 tests/test_search_eval.py measures the weights on messages readers pasted in public threads. Set here
 rather than in each page's front matter so the pages stay plain Markdown.
+
+What is indexed: the Python scripts shown on the pages are left out of the search index (Material skips
+an element marked data-search-exclude). A section that shows a whole script (find_cpu_fallbacks.py under
+"An operator falls back to the CPU", same_device.py under "unbox expects ...") held every word a pasted
+message has, import, torch, device, error, module, and came first for messages it has nothing to do
+with. Error messages (text blocks), commands (PowerShell, cmd) and the prose that names each function
+stay searchable.
 """
 
-BOOSTS = {"troubleshooting.md": 1.5}
+import re
+
+BOOSTS = {"troubleshooting.md": 2}
 PREFIX_BOOSTS = {"contributing/": 0.3}
 
 
@@ -20,6 +29,14 @@ def boost_for(src_uri: str) -> float | None:
     if src_uri in BOOSTS:
         return BOOSTS[src_uri]
     return next((b for prefix, b in PREFIX_BOOSTS.items() if src_uri.startswith(prefix)), None)
+
+
+SCRIPT_BLOCK = re.compile(r'<div class="language-python highlight"')
+
+
+def on_page_content(html, page, config, files):  # MkDocs hook signature
+    """The page's HTML with its Python blocks marked data-search-exclude (they stay on the page)."""
+    return SCRIPT_BLOCK.sub('<div data-search-exclude class="language-python highlight"', html)
 
 
 def on_page_markdown(markdown, page, config, files):  # MkDocs hook signature
