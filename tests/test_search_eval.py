@@ -19,10 +19,11 @@ from browser_support import search, skip_module_without_browser
 skip_module_without_browser()
 
 EVAL = Path(__file__).with_name("search_eval.yml")
-# Issue 23 asks for 80 % first and 95 % within three. First holds (48/60 on 2026-12-01, 34/60 before the
-# changes of that day); within three is 52/60, so the floor is held where it stands (a ratchet: raise it,
-# never lower it) until the misses the test lists are solved by ranking, not by copying their words.
-FIRST_FLOOR, TOP3_FLOOR = 80, 85  # per cent
+# Issue 23 asks for 80 % first and 95 % within three. First holds (48/60 on 2026-12-01; 34/60 before that
+# day's changes); within three is 54/60 (39/60 before), so that floor is held where it stands (a ratchet:
+# raise it, never lower it) until the misses the test lists are solved by ranking, not by copying their
+# words into the pages.
+FIRST_FLOOR, TOP3_FLOOR = 80, 90  # per cent
 
 
 def load_eval(path: Path = EVAL) -> dict[str, list[dict]]:
