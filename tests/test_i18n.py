@@ -6,7 +6,12 @@ Parity, for each English page docs/PAGE.md against docs/PAGE.zh.md (and the note
   headings with the same levels and anchors, the same admonitions, tables, tab sets, {{ pin.X }} names,
   test markers and links, and no English prose paragraph left on the Chinese page.
 A code block whose text is translated on purpose (a file tree with descriptions) is marked
-``<!-- site-block: i18n=translated -->`` on the Chinese page; it must keep its line count.
+``<!-- site-block: i18n=translated -->`` on the Chinese page; it must keep its line count, and a shell block
+so marked may differ only in its comment lines (its commands are the English page's, which the suite runs).
+Sanctioned differences, each explicit: a stretch between ``<!-- site-block: edition=zh -->`` and
+``<!-- site-block: edition=end -->`` is the Chinese edition's own (left out of the comparison; its shell
+blocks run from the Chinese page, guide.blocks), and tab labels listed in guide.i18n.TAB_TITLES are
+translated. Everything else drifts (DRIFTS below shows each kind failing).
 
 The built site: both editions in one strict build, English at its old URLs, Chinese under zh/, a language
 switch that stays on the same page, rendered notebook pages, and Chinese search (jieba + a separator with
@@ -26,7 +31,8 @@ from urllib.parse import urljoin, urlsplit
 import markdown
 import pytest
 
-from guide.directives import directives
+from guide.directives import directives, without_edition_content
+from guide.i18n import TAB_TITLES
 from guide_harness import (
     DOCS,
     INCLUDE_LINE,
@@ -151,13 +157,22 @@ class _Structure(HTMLParser):
 FILENAME = re.compile(r'<span class="filename">[^<]*</span>')  # a code block's title: a file name, not prose
 
 
-def structure(page: Path) -> _Structure:
+def structure(page: Path, text: str | None = None) -> _Structure:
     from mkdocs.utils.meta import get_data
 
-    body, _front_matter = get_data(page_source(page))  # MkDocs takes the YAML front matter off first
+    body, _front_matter = get_data(page_source(page) if text is None else text)  # front matter off first
     parser = _Structure()
     parser.feed(FILENAME.sub("", _markdown().convert(body)))
     return parser
+
+
+SHELL_COMMENT = re.compile(r"^\s*(?:#|rem\b|::)", re.I)  # a comment line of PowerShell or cmd
+SHELL_FENCES = {"powershell", "pwsh", "ps1", "bat", "cmd"}
+
+
+def commands_of(body: str) -> list[str]:
+    """A shell block's lines less its comments (a blank line stays, so the shapes still line up)."""
+    return [line for line in body.splitlines() if not SHELL_COMMENT.match(line)]
 
 
 def fences(text: str, where: str) -> list[tuple[str, str, bool]]:
@@ -200,8 +215,11 @@ def english_prose(text: str) -> list[str]:
 def parity_problems(english: Path, chinese: Path) -> list[str]:
     """Every way in which ``chinese`` is not a faithful copy of ``english``; empty when they agree."""
     problems = []
-    en_text, zh_text = page_source(english), page_source(chinese)
-    en_raw, zh_raw = english.read_text(encoding="utf-8"), chinese.read_text(encoding="utf-8")
+    # Each edition's own stretches (<!-- site-block: edition=X -->) are left out: the rest must mirror.
+    own = lambda text, page, language: without_edition_content(text, page.name, language)  # noqa: E731
+    en_text, zh_text = own(page_source(english), english, "en"), own(page_source(chinese), chinese, "zh")
+    en_raw = own(english.read_text(encoding="utf-8"), english, "en")
+    zh_raw = own(chinese.read_text(encoding="utf-8"), chinese, "zh")
 
     def same(what, a, b):
         if a != b:
@@ -210,13 +228,18 @@ def parity_problems(english: Path, chinese: Path) -> list[str]:
     same("snippet includes (in order)", includes(en_text), includes(zh_text))
     same("{{ pin.X }} names", sorted(set(PIN.findall(en_raw))), sorted(set(PIN.findall(zh_raw))))
     same("test markers (site-block, pytest)", markers(en_raw, english.name), markers(zh_raw, chinese.name))
-    same("tab sets (titles in order)", TAB.findall(en_raw), TAB.findall(zh_raw))
+    titles = TAB_TITLES.get("zh", {})
+    same("tab sets (titles in order; guide.i18n.TAB_TITLES translates)",
+         [titles.get(title, title) for title in TAB.findall(en_raw)], TAB.findall(zh_raw))
 
     en_fences, zh_fences = fences(en_text, english.name), fences(zh_text, chinese.name)
     same("code block languages", [f[0] for f in en_fences], [f[0] for f in zh_fences])
     for number, (en, zh) in enumerate(zip(en_fences, zh_fences), 1):
-        if zh[2]:  # translated on purpose: same shape
+        if zh[2]:  # translated on purpose: same shape, and a shell block's commands unchanged
             same(f"code block {number} line count", en[1].count("\n"), zh[1].count("\n"))
+            if en[0] in SHELL_FENCES:
+                same(f"code block {number}'s commands (only comment lines may be translated)",
+                     commands_of(en[1]), commands_of(zh[1]))
         elif en[1] != zh[1]:
             problems.append(f"code block {number} ({en[0]}) differs:\n--- en\n{en[1]}\n--- zh\n{zh[1]}")
 
@@ -225,7 +248,7 @@ def parity_problems(english: Path, chinese: Path) -> list[str]:
     if en_blocks != zh_blocks:
         problems.append("the Python blocks (code, arguments, marks) differ from the English page's")
 
-    en, zh = structure(english), structure(chinese)
+    en, zh = structure(english, en_text), structure(chinese, zh_text)
     same("headings (level, anchor)", en.headings, zh.headings)
     same("admonitions (kind, type)", en.admonitions, zh.admonitions)
     same("tables (rows, columns)", en.tables, zh.tables)
@@ -275,6 +298,96 @@ def test_parity_check_fails_on_a_drifted_copy(drift, tmp_path):
     assert changed != original, f"the drift {drift!r} did not apply: the test page changed shape"
     drifted.write_text(changed, encoding="utf-8")
     assert parity_problems(english, drifted), f"the parity check missed: {drift}"
+
+
+# Drifts that hide behind the sanctioned ways of differing: each must still fail.
+CAMOUFLAGED_DRIFTS = {
+    "a command changed in a block whose comments are translated":
+        lambda t: t.replace("    python train_mnist.py --resume\n", "    python train_mnist.py --resum\n", 1),
+    "a command line added to a block whose comments are translated":
+        lambda t: t.replace("    # 中断了", "    python train_mnist.py\n    # 中断了", 1),
+    "a tab label translated that TAB_TITLES does not list":
+        lambda t: t.replace('=== "PowerShell"', '=== "PowerShell（推荐）"', 1),
+    "an English heading dropped after an edition's own stretch":
+        lambda t: re.sub(r"^### 运行 \{#run-it\}\n", "<!-- site-block: edition=zh -->\n国内网络。\n"
+                         "<!-- site-block: edition=end -->\n", t, count=1, flags=re.M),
+}
+
+# The Chinese edition's own content, each kind the sanctioned way: the parity check lets it pass.
+OWN_SECTION = """
+<!-- site-block: edition=zh -->
+## 国内网络 {#china-network}
+
+!!! tip "国内用户"
+    镜像见[配置环境](setup.md)，另见 [TUNA](https://mirrors.tuna.tsinghua.edu.cn/help/pypi/)。
+
+| 问题 | 办法 |
+| --- | --- |
+| 下载慢 | 换源 |
+
+=== "PowerShell"
+
+    <!-- site-block: manual="changes the reader's settings" -->
+    ```powershell
+    $env:PYTHONUTF8 = "1"
+    ```
+<!-- site-block: edition=end -->
+"""
+
+
+@pytest.mark.parametrize("drift", CAMOUFLAGED_DRIFTS, ids=str)
+def test_parity_check_fails_on_a_drift_beside_sanctioned_content(drift, tmp_path):
+    english = DOCS / "mnist-training.md"
+    chinese = translation_of(english, "zh")
+    assert not parity_problems(english, chinese), "the real pages must agree before drifting a copy"
+    original = chinese.read_text(encoding="utf-8")
+    changed = CAMOUFLAGED_DRIFTS[drift](original)
+    assert changed != original, f"the drift {drift!r} did not apply: the test page changed shape"
+    drifted = tmp_path / chinese.name
+    drifted.write_text(changed, encoding="utf-8")
+    assert parity_problems(english, drifted), f"the parity check missed: {drift}"
+
+
+def test_the_chinese_editions_own_section_passes_and_only_when_marked(tmp_path):
+    english = DOCS / "verification.md"
+    chinese = translation_of(english, "zh")
+    page = tmp_path / chinese.name
+    page.write_text(chinese.read_text(encoding="utf-8") + OWN_SECTION, encoding="utf-8")
+    assert not parity_problems(english, page), parity_problems(english, page)
+    unmarked = OWN_SECTION.replace("<!-- site-block: edition=zh -->\n", "").replace("<!-- site-block: edition=end -->\n", "")
+    page.write_text(chinese.read_text(encoding="utf-8") + unmarked, encoding="utf-8")
+    problems = "\n".join(parity_problems(english, page))
+    for kind in ("headings", "admonitions", "tables", "tab sets", "code block languages", "test markers", "external links"):
+        assert kind in problems, f"unmarked, the section's {kind} must drift: {problems[:600]}"
+
+
+@pytest.mark.parametrize("broken, message", [
+    ("<!-- site-block: edition=zh -->\n## 国内 {#cn}\n", "never closed"),
+    ("<!-- site-block: edition=end -->\n", "without an edition"),
+    ("<!-- site-block: edition=zh -->\n<!-- site-block: edition=zh -->\n<!-- site-block: edition=end -->\n", "inside the"),
+    ("<!-- site-block: edition=en -->\n英文。\n<!-- site-block: edition=end -->\n", "on a page of the zh edition"),
+    ('<!-- site-block: edition=zh -->\n```python\nprint(1)\n```\n<!-- site-block: edition=end -->\n', "Python block"),
+    ('<!-- site-block: edition=zh -->\n--8<-- "snippets/lenet.py"\n<!-- site-block: edition=end -->\n', "include"),
+    ("<!-- site-block: edition=zh manual=\"x y z\" -->\n<!-- site-block: edition=end -->\n", "stands alone"),
+])
+def test_a_malformed_edition_stretch_is_refused(broken, message, tmp_path):
+    from guide.directives import PageError
+
+    english = DOCS / "verification.md"
+    page = tmp_path / "verification.zh.md"
+    page.write_text(translation_of(english, "zh").read_text(encoding="utf-8") + "\n" + broken, encoding="utf-8")
+    with pytest.raises(PageError, match=message):
+        parity_problems(english, page)
+
+
+def test_the_edition_stretches_shell_blocks_are_run_from_the_chinese_page():
+    """A command only the Chinese page shows is a command the suite runs (or lists as manual, with why)."""
+    from guide.blocks import all_shell_blocks, edition_shell_blocks
+
+    own = [block for page in pages() if language_of(page) == "zh" for block in edition_shell_blocks(page)]
+    assert own, "no Chinese page has shell blocks of its own (setup.zh.md's China-network section has)"
+    ran = {block.test_id for block in all_shell_blocks()}
+    assert {block.test_id for block in own} <= ran
 
 
 @pytest.mark.parametrize(

@@ -17,8 +17,8 @@ from pytest_codeblocks import extract_from_buffer
 
 from guide import DOCS
 from guide.config import expand
-from guide.directives import PageError, fence_options
-from guide.pages import english_pages, page_source
+from guide.directives import PageError, edition_regions, fence_options
+from guide.pages import english_pages, page_source, pages
 
 PYTHON_LANGUAGES = {"python", "py", "python3", "pycon"}
 # Any fence whose language is Python: ``` or ~~~, with or without {.python attr="..."} braces.
@@ -120,8 +120,9 @@ SHELL_LANGUAGES = {"powershell": "powershell", "pwsh": "powershell", "ps1": "pow
 OTHER_SHELL_LANGUAGES = {"sh", "bash", "zsh", "shell", "console", "shell-session", "ps", "posh", "batch", "doscon"}
 ANY_FENCE = re.compile(r"^([ \t]*)(`{3,}|~{3,})[ \t]*\{?\.?([\w+-]*)[^\n]*\n(.*?)^\1\2[ \t]*$", re.M | re.S)
 # The site-block keys of a shell block (guide.directives.KEYS says what each means). install-check is
-# read from the same fences by tests/test_install_commands.py.
-SHELL_KEYS = {"manual", "env", "directml", "requires", "install-check"}
+# read from the same fences by tests/test_install_commands.py; i18n=translated marks a Chinese block whose
+# comments are translated (tests/test_i18n.py).
+SHELL_KEYS = {"manual", "env", "directml", "requires", "install-check", "i18n"}
 
 
 @dataclass
@@ -182,7 +183,18 @@ def shell_blocks(page: Path) -> list[ShellBlock]:
     return shell_blocks_of(page.relative_to(DOCS).as_posix(), page_source(page))
 
 
+def edition_shell_blocks(page: Path) -> list[ShellBlock]:
+    """The shell blocks inside a translated page's own stretches (<!-- site-block: edition=zh -->): the
+    English page has no copy of them, so they run from the translated page."""
+    name, source = page.relative_to(DOCS).as_posix(), page_source(page)
+    regions = edition_regions(source, name)
+    return [b for b in shell_blocks(page) if any(r.start < b.line < r.end for r in regions)]
+
+
 def all_shell_blocks() -> list[ShellBlock]:
-    """The shell blocks of the English pages; a Chinese page's are the same blocks with the same markers
-    (tests/test_i18n.py), so they do not run twice."""
-    return [block for page in english_pages() for block in shell_blocks(page)]
+    """The shell blocks of the English pages, and those of the translated pages' own stretches; the rest of
+    a Chinese page's blocks are the English page's blocks with the same markers (tests/test_i18n.py), so
+    they do not run twice."""
+    english = [block for page in english_pages() for block in shell_blocks(page)]
+    own = [block for page in pages() if page not in english_pages() for block in edition_shell_blocks(page)]
+    return english + own

@@ -6,6 +6,11 @@ KEYS, with what it means. Each reader of fences names the fence languages it rea
 accepts there. With the page:line, these fail: a key not in KEYS, a key the reader does not accept, a
 value that is not one of the key's values, a key given twice, a directive that stands above no fence,
 and a whole-line comment in another directive's form (``<!-- install-check: historical -->``).
+
+One key stands above no fence: ``<!-- site-block: edition=zh -->`` opens a stretch of one edition's own
+content (a China-network section on the Chinese page) and ``<!-- site-block: edition=end -->`` closes it
+(``edition_regions``). tests/test_i18n.py leaves such a stretch out of the parity check, and the suite runs its
+shell blocks as it runs the English pages' (guide.blocks); it may hold no Python block and no include.
 """
 
 from __future__ import annotations
@@ -36,7 +41,10 @@ KEYS = {
     "tags": Key("the notebook cell's tags, space-separated (tags=parameters: papermill's convention), in "
                 "docs/hooks/train_mnist_notebook*.md"),
     "i18n": Key("i18n=translated: a code block of a Chinese page translated on purpose (a file tree with "
-                "descriptions); it keeps the English block's line count", ("translated",)),
+                "descriptions; a shell block's comment lines, its commands unchanged); it keeps the English "
+                "block's line count", ("translated",)),
+    "edition": Key("edition=zh (or en) opens a stretch of lines that only that edition's page has, edition=end "
+                   "closes it: stands alone, above no fence", ("zh", "en", "end")),
 }
 
 
@@ -96,6 +104,11 @@ def directives(text: str, where: str) -> list[Directive]:
         if comment:
             body = comment.group(1)
             site_block = SITE_BLOCK.match(body)
+            if site_block and _edition_marker(site_block.group(1), f"{where}:{number}") is not None:
+                if pending:
+                    raise PageError(f"{where}:{first}: a site-block directive stands above an edition marker, "
+                                    f"not above a fence")
+                continue
             if site_block:
                 for key, value in _parse(site_block.group(1), f"{where}:{number}").items():
                     if key in pending:
@@ -133,3 +146,80 @@ def fence_options(text: str, where: str, languages: set[str] | None, accepts: se
                                  f"```{directive.language} block here (it accepts: {', '.join(sorted(accepts))})")
         result[directive.fence_line] = directive.options
     return result
+
+
+# --- one edition's own content: <!-- site-block: edition=zh --> ... <!-- site-block: edition=end -->
+
+
+def _edition_marker(body: str, where: str) -> str | None:
+    """The value of an ``edition=`` directive (which must stand alone), or None for any other directive."""
+    options = _parse(body, where)
+    if "edition" not in options:
+        return None
+    if len(options) > 1:
+        raise PageError(f"{where}: edition= stands alone in its directive, not with {sorted(set(options) - {'edition'})}")
+    return options["edition"]
+
+
+@dataclass(frozen=True)
+class Region:
+    start: int  # the line of <!-- site-block: edition=X -->, from 1
+    end: int  # the line of <!-- site-block: edition=end -->
+    edition: str
+
+
+def edition_regions(text: str, where: str, language: str | None = None) -> list[Region]:
+    """The stretches of ``text`` that belong to one edition. With the page:line, these fail: a stretch left
+    open, an end without a start, one stretch inside another, a stretch of another edition than the page's
+    ``language``, and a Python block or an include inside a stretch (those are shared by both editions)."""
+    regions: list[Region] = []
+    opened: tuple[int, str] | None = None
+    closing = None
+    for number, line in enumerate(text.splitlines(), 1):
+        if closing is not None:
+            if line.strip().startswith(closing) and not line.strip().strip(closing[0]):
+                closing = None
+            continue
+        fence = FENCE.match(line)
+        if fence:
+            closing = fence.group(1)
+            if opened and fence.group(2).lower() in {"python", "py", "python3", "pycon"}:
+                raise PageError(f"{where}:{number}: a Python block inside an edition's own stretch: Python "
+                                f"blocks are shared by both editions (tests/test_i18n.py)")
+            continue
+        if opened and re.match(r"^\s*;?-+8<-+", line):
+            raise PageError(f"{where}:{number}: an include inside an edition's own stretch: includes are shared "
+                            f"by both editions")
+        comment = COMMENT.match(line)
+        site_block = SITE_BLOCK.match(comment.group(1)) if comment else None
+        value = _edition_marker(site_block.group(1), f"{where}:{number}") if site_block else None
+        if value is None:
+            continue
+        if value == "end":
+            if opened is None:
+                raise PageError(f"{where}:{number}: edition=end without an edition=... above it")
+            regions.append(Region(opened[0], number, opened[1]))
+            opened = None
+        elif opened is not None:
+            raise PageError(f"{where}:{number}: edition={value} inside the edition={opened[1]} stretch opened at "
+                            f"line {opened[0]}: close it first (edition=end)")
+        elif language is not None and value != language:
+            raise PageError(f"{where}:{number}: edition={value} on a page of the {language} edition")
+        else:
+            opened = (number, value)
+    if opened is not None:
+        raise PageError(f"{where}:{opened[0]}: edition={opened[1]} is never closed (<!-- site-block: edition=end -->)")
+    return regions
+
+
+def without_edition_content(text: str, where: str, language: str | None = None) -> str:
+    """``text`` less its editions' own stretches (markers included): what the other edition must mirror."""
+    lines = text.splitlines(keepends=True)
+    for region in reversed(edition_regions(text, where, language)):
+        del lines[region.start - 1 : region.end]
+    return "".join(lines)
+
+
+def in_edition_content(text: str, where: str, line: int) -> bool:
+    """True when ``line`` (from 1) lies inside one of ``text``'s edition stretches."""
+    return any(r.start < line < r.end for r in edition_regions(text, where))

@@ -22,6 +22,16 @@ from pathlib import Path
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 
+# Content-tab labels that a translated page gives in its own language (tests/test_i18n.py maps the English
+# page's labels through this table before comparing). A label not listed stays as the English page has it;
+# Material links tabs by label (content.tabs.link), and each edition's pages use the same labels.
+TAB_TITLES = {
+    "zh": {
+        "CPU-only": "仅 CPU",
+        "AMD ROCm on Windows": "AMD ROCm（Windows）",
+    },
+}
+
 
 def on_startup(command, dirty):
     try:

@@ -1,0 +1,165 @@
+"""The site search in Chinese, in Chromium: what Chinese readers type finds its section.
+
+Each query below is taken from a question Chinese readers asked (the source is beside it): mixed Latin and
+Han characters (``A卡``, ``6700XT显卡``), colloquial words (``换源``, ``训练很慢``), and the Chinese wording
+of the Windows messages the pages quote, pasted whole. The query side is
+docs/overrides/partials/search_query.html (``chineseQuery``); the index side is jieba with the words in
+docs/hooks/jieba_words.txt (mkdocs.yml ``jieba_dict_user``).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from browser_support import first_section, search, skip_module_without_browser
+from guide_harness import DOCS, page_source
+
+skip_module_without_browser()
+
+WHICH_GPU = "zh/why-directml/#which-one-for-your-gpu"
+TASK_MANAGER = "zh/troubleshooting/#task-manager-shows-0"
+MIRROR = "zh/setup/#slow-or-blocked-downloads-use-a-pypi-mirror"
+REPLACED = "zh/troubleshooting/#another-package-replaced-torch"
+UPGRADES = "zh/setup/#when-another-package-upgrades-torch"
+CREATE = "zh/setup/#2-create-the-environment-and-install-torch-directml"
+FAILS = "zh/verification/#when-it-fails"
+
+# query: (the section a reader should see first, or a tuple of sections one of which must be among the
+# first three, with the one the reader wants first), and where readers asked it.
+QUERIES = {
+    # the glossary's promise (docs/glossary.zh.md): searching A卡 or N卡 finds the section on which GPU
+    # takes which route; the review (../shared/reviews/2026-12-chinese.md) found both returned nothing
+    "A卡": ((WHICH_GPU,), "glossary promise; review 2026-12: A卡 returned nothing"),
+    "N卡": ((WHICH_GPU,), "glossary promise; review 2026-12: N卡 returned nothing"),
+    "6700XT显卡": (WHICH_GPU, "microsoft/DirectML#716 (RX 6700 XT owner: does not see the video card)"),
+    "580显卡": (WHICH_GPU, "lshqqytiger/stable-diffusion-webui-amdgpu#469 (Radeon RX 580 2048SP)"),
+    "支持AMD显卡": (("zh/why-directml/#the-options-for-amd-and-intel-gpus-on-windows", WHICH_GPU),
+                  "pkuliyi2015/multidiffusion-upscaler-for-automatic1111#254: 是否支持 AMD 显卡"),
+    "AMD 5500xt 显卡占用率为0": (TASK_MANAGER, "RVC-Project/Retrieval-based-Voice-Conversion-WebUI#1478: AMD 5500xt 显卡占用率为0"),
+    "gpu使用率是0": (TASK_MANAGER, "MaybeShewill-CV/CRNN_Tensorflow#16: 我的gpu使用率是0"),
+    "任务管理器 显卡 0%": (TASK_MANAGER, "iperov/DeepFaceLab#215 (Task Manager shows low GPU use; Compute_0)"),
+    "换源": (MIRROR, "maohangyun.com/?id=1936: Windows环境下高效换源安装PyTorch"),
+    "清华源 403": ("zh/setup/#when-a-mirror-fails", "tuna/issues#2151: 最近在使用清华源安装python包，发现无法正常使用，提示403"),
+    "pip install torch 太慢": (MIRROR, "mynw.cn/news/523073.html: 清华镜像加速pip install torch"),
+    "检测不到显卡": (FAILS, "review 2026-12: 没有检测到显卡 ranked the section 31st"),
+    "识别不到显卡": (FAILS, "RVC-Boss/GPT-SoVITS#1434: 识别不到显卡"),
+    "训练很慢": ("zh/troubleshooting/#the-gpu-is-barely-faster-than-the-cpu", "YCG09/chinese_ocr#254: 并且运行时间很慢"),
+    "核显": (("zh/troubleshooting/#directml-uses-the-integrated-gpu",), "chaiNNer-org/chaiNNer#2312 (Radeon 780M integrated GPU beside a dedicated one)"),
+    "torch和torchvision版本不匹配": (REPLACED, "bubbliiiing/faster-rcnn-pytorch#203: torch和torchvision版本不匹配"),
+    "版本冲突": ((REPLACED, UPGRADES), "Akegarasu/lora-scripts#375 (install-cn.ps1: conflicting dependencies)"),
+    "不兼容": ((UPGRADES, REPLACED), "2kpr/ComfyUI-PMRF#11 (torchvision requires torch==2.4.1 ... incompatible)"),
+    "显存不足": ("zh/troubleshooting/#out-of-gpu-memory", "pkuliyi2015/multidiffusion-upscaler-for-automatic1111#254: 依旧出现显存分配不足"),
+    "找不到指定的程序": (REPLACED, "nunchux-ai/ComfyUI-nunchaku#815 (DLL load failed: 找不到指定的程序。)"),
+    "禁止运行脚本": (CREATE, "review 2026-12: 无法加载文件 …Activate.ps1，因为在此系统上禁止运行脚本。"),
+    "'conda' 不是内部或外部命令": (CREATE, "review 2026-12: 'conda' 不是内部或外部命令…"),
+    "gbk codec can't decode": ("zh/troubleshooting/#gbk-decode-errors", "DeppWang/youdaonote-pull#96: 安装依赖包时的解码问题 ('gbk' codec can't decode)"),
+    "中文用户名": ("zh/troubleshooting/#non-ascii-user-names", "ContinuumIO/anaconda-issues#1613 (users with Chinese characters as user names)"),
+    "拒绝访问": ("zh/troubleshooting/#antivirus", "pypa/pip#7033 ([WinError 5] Access is denied from antivirus)"),
+    "torch选择的是cpu版": (("zh/setup/#other-back-ends-amd-rocm-intel-xpu-nvidia-cuda-cpu",), "MarcelLeon/key-face-frame#2: 自动安装的torch选择的是cpu版"),
+    "MNIST 下载不了": ("zh/mnist-training/#when-the-download-hosts-are-unreachable", "review 2026-12, top fix 7 (MNIST hosts unreachable from China)"),
+    "PyCharm 添加本地解释器": ("zh/pycharm/#2-add-the-environments-interpreter", "review 2026-12, top fix 5 (PyCharm in Chinese)"),
+}
+
+
+def _sections(page, query: str) -> list[str]:
+    return [r for r in search(page, query) if "#" in r]
+
+
+@pytest.fixture(scope="module")
+def chinese_page(site, browser):
+    _, base = site
+    page = browser.new_page()
+    page.goto(base + "zh/")
+    yield page
+    page.close()
+
+
+def test_enough_real_queries_most_expecting_their_section_first():
+    assert len(QUERIES) >= 20
+    first = [q for q, (expected, _) in QUERIES.items() if isinstance(expected, str)]
+    assert len(first) > len(QUERIES) / 2, "most queries must name the one section a reader should see first"
+    assert all(source.strip() for _, source in QUERIES.values())
+
+
+@pytest.mark.parametrize("query", QUERIES)
+def test_a_chinese_readers_query_finds_its_section(chinese_page, query):
+    expected, source = QUERIES[query]
+    sections = _sections(chinese_page, query)
+    if isinstance(expected, str):
+        assert sections and sections[0] == expected, f"{query!r} ({source}): first sections {sections[:3]}"
+    else:
+        assert set(expected) & set(sections[:3]), f"{query!r} ({source}): first sections {sections[:3]}, expected one of {expected}"
+
+
+# --------------------------------------------------------------------- Windows messages in Chinese
+
+# Each Windows message the pages quote, in the wording a Chinese-language Windows prints, and the section that
+# quotes it. Both editions quote both wordings (tests/test_i18n.py keeps their code blocks identical), so
+# the pasted Chinese message finds its section on either.
+CHINESE_WINDOWS = {
+    "ImportError: DLL load failed while importing torch_directml_native: 找不到指定的程序。": "troubleshooting/#another-package-replaced-torch",
+    "RuntimeError: 参数错误。": "troubleshooting/#runtimeerror-the-parameter-is-incorrect",
+    ".venv\\Scripts\\Activate.ps1 : 无法加载文件 C:\\Users\\you\\dml-guide\\.venv\\Scripts\\Activate.ps1，因为在此系统上禁止运行脚本。":
+        "setup/#2-create-the-environment-and-install-torch-directml",
+    "'conda' 不是内部或外部命令，也不是可运行的程序 或批处理文件。": "setup/#2-create-the-environment-and-install-torch-directml",
+    "conda : 无法将“conda”项识别为 cmdlet、函数、脚本文件或可运行程序的名称。": "setup/#2-create-the-environment-and-install-torch-directml",
+}
+CJK = re.compile(r"[\u4e00-\u9fff]")
+TEXT_BLOCK = re.compile(r"^([ \t]*)```text\n(.*?)^\1```", re.M | re.S)
+
+
+def _quoted_chinese_lines(page) -> list[str]:
+    """The lines with Han characters in a page's text blocks: the Chinese wordings it quotes."""
+    return [line.strip() for match in TEXT_BLOCK.finditer(page_source(page))
+            for line in match.group(2).splitlines() if CJK.search(line)]
+
+
+@pytest.mark.parametrize("name", ["setup.md", "troubleshooting.md"])
+def test_every_chinese_wording_an_english_page_quotes_is_pasted_below(name):
+    """A Chinese message added to a page's text blocks is tested here, and one listed here is on both pages."""
+    listed = " ".join(" ".join(m.split()) for m in CHINESE_WINDOWS)
+    for line in _quoted_chinese_lines(DOCS / name):
+        assert line in listed, f"{name} quotes {line!r}: add it to CHINESE_WINDOWS with its section"
+    for message, section in CHINESE_WINDOWS.items():
+        if section.startswith(name.removesuffix(".md")):
+            for page in (DOCS / name, DOCS / name.replace(".md", ".zh.md")):
+                text = " ".join(" ".join(_quoted_chinese_lines(page)).split())
+                assert message in text, f"{page.name} lacks {message!r}"
+
+
+@pytest.mark.parametrize("edition", ["", "zh/"])
+@pytest.mark.parametrize("message", CHINESE_WINDOWS)
+def test_a_pasted_chinese_windows_message_finds_its_section_first(site, browser, edition, message):
+    _, base = site
+    page = browser.new_page()
+    page.goto(base + edition)
+    got = first_section(search(page, message))
+    page.close()
+    assert got == edition + CHINESE_WINDOWS[message], f"{edition or 'en'}: {message!r} -> first {got}"
+
+
+# ------------------------------------------------------------------ the theme's own strings in Chinese
+
+
+def test_the_chinese_edition_names_its_controls_in_chinese(site, browser):
+    """The dark-mode toggle, an admonition written without a title, the search box and the code blocks'
+    button bars (docs/javascripts/a11y.js) speak Chinese on a Chinese page and English on an English one."""
+    _, base = site
+    page = browser.new_page()
+    found = {}
+    for edition in ("", "zh/"):
+        page.goto(base + edition + "contributing/gpu-runner/")
+        page.wait_for_selector(".md-code__nav[aria-label]", state="attached")
+        found[edition] = page.evaluate("""() => ({
+            toggle: document.querySelector('label.md-header__button[for^="__palette"]').getAttribute('title'),
+            admonitions: [...document.querySelectorAll('.admonition-title')].map(e => e.textContent.trim()),
+            search: document.querySelector('input.md-search__input').getAttribute('placeholder'),
+            codebar: document.querySelector('.md-code__nav[aria-label]').getAttribute('aria-label')})""")
+    page.close()
+    en, zh = found[""], found["zh/"]
+    assert en["toggle"] == "Switch to dark mode" and zh["toggle"] == "切换到深色模式", (en, zh)
+    assert "Note" in en["admonitions"] and "注意" in zh["admonitions"] and "Note" not in zh["admonitions"], (en, zh)
+    assert en["search"] == "Search" and zh["search"] == "搜索", (en, zh)
+    assert en["codebar"].startswith("Code block") and zh["codebar"].startswith("代码块"), (en, zh)
