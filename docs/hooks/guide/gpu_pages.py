@@ -242,10 +242,11 @@ def backend_gpus(language: str, backend: str) -> str:
     for status in ("supported", "prototype", "nightly", "build-only"):
         targets = _by_gfx(lambda g: (s := g.backend(backend)) is not None and s.status == status)
         if targets:
-            lines.append(f"{t['status'][status]}: " + ", ".join(f"`{gfx}`" for gfx in targets))
+            source = targets[next(iter(targets))][0].backend(backend).source
+            lines.append(_link(t["status"][status], source) + ": " + ", ".join(f"`{gfx}`" for gfx in targets))
     if not lines:
         raise GpuPageError(f"gpus.backend_gpus {backend}: no GPU of the table has it")
-    return "; ".join(lines) + " ([" + ("全部显卡" if language == "zh" else "every GPU") + "](choose.md))"
+    return "; ".join(lines) + " ([" + ("每块显卡" if language == "zh" else "each GPU") + "](choose.md#every-gpu))"
 
 
 def paths(language: str) -> str:
