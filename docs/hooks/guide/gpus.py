@@ -181,10 +181,11 @@ def _by_windows(value, what: str, where: str) -> dict:
 
 
 def _gpu(entry, where: str) -> Gpu:
+    if isinstance(entry, dict) and isinstance(entry.get("name"), str):
+        where = f"{where} ({entry['name']})"
     _keys(entry, GPU_KEYS, REQUIRED, where)
     if not isinstance(entry["name"], str) or not entry["name"].strip():
         raise GpuDataError(f"{where}: name must be the adapter's name as Windows shows it")
-    where = f"{where} ({entry['name']})"
     if entry["vendor"] not in VENDORS:
         raise GpuDataError(f"{where}: unknown vendor {entry['vendor']!r} (vendors: {', '.join(VENDORS)})")
     if entry["kind"] not in KINDS:
