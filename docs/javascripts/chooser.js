@@ -26,7 +26,7 @@
   };
   const fill = (text, values) => text.replace(/\{(\w)\}/g, (_, k) => values[k]);
   const words = (s) => s.toLowerCase().replace(/\((tm|r)\)|[\u2122\u00ae]/g, " ").replace(/[^a-z0-9]+/g, " ").split(" ").filter(Boolean);
-  const normalize = (s) => words(s).filter((w) => !["amd", "radeon", "rx"].includes(w)).join("");
+  const normalize = (s) => words(s).filter((w) => !["amd", "radeon", "rx"].includes(w)).map((w) => w.replace(/^rx(?=[0-9])/, "")).join("");
   const MARKS = [["intel", ["intel", "arc", "iris", "uhd"]], ["nvidia", ["nvidia", "geforce", "quadro"]],
     ["qualcomm", ["qualcomm", "adreno"]], ["amd", ["amd", "radeon"]], ["microsoft", ["microsoft"]]];
   const vendorOf = (s) => { const w = words(s); const hit = MARKS.find(([, m]) => m.some((x) => w.includes(x))); return hit && hit[0]; };
@@ -40,7 +40,7 @@
     const pool = data.gpus.filter((g) => !vendor || g.vendor === vendor);
     let best = 0, found = [];
     for (const g of pool) for (const k of g.keys) {
-      if (k.length < 4 || !key.includes(k) || k.length < best) continue;
+      if (k.length < 3 || !key.includes(k) || k.length < best) continue;
       if (k.length > best) { best = k.length; found = []; }
       if (!found.includes(g)) found.push(g);
     }

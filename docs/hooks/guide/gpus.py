@@ -118,7 +118,7 @@ def normalize(name: str) -> str:
     does the same in the browser (tests/test_gpus.py runs both on the same names).
     """
     words = re.sub(r"[^a-z0-9]+", " ", DROPPED.sub(" ", name.lower())).split()
-    return "".join(w for w in words if w not in DROPPED_WORDS)
+    return "".join(re.sub(r"^rx(?=[0-9])", "", w) for w in words if w not in DROPPED_WORDS)
 
 
 def vendor_of(name: str) -> str | None:
@@ -260,7 +260,7 @@ def match(name: str, gpus=None) -> list[Gpu]:
     """The table's entries for an adapter name: one when it is clear, several to choose from, or none.
 
     First the exact key; then the longest key that the name contains (the same vendor's, at least
-    4 characters: "AMD Radeon RX 6700 XT 12GB" is the RX 6700 XT); then the entries whose key starts
+    3 characters: "AMD Radeon RX 6700 XT 12GB" is the RX 6700 XT); then the entries whose key starts
     with the name ("7900": the three RX 7900 cards).
     """
     gpus = load() if gpus is None else gpus
@@ -272,7 +272,7 @@ def match(name: str, gpus=None) -> list[Gpu]:
         return exact
     vendor = vendor_of(name)
     same_vendor = [g for g in gpus if vendor is None or g.vendor == vendor]
-    contained = [(len(k), g) for g in same_vendor for k in g.keys() if len(k) >= 4 and k in key]
+    contained = [(len(k), g) for g in same_vendor for k in g.keys() if len(k) >= 3 and k in key]
     if contained:
         longest = max(n for n, _ in contained)
         return list(dict.fromkeys(g for n, g in contained if n == longest))
