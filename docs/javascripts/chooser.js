@@ -53,8 +53,13 @@
   const showPaths = (chosen) => document.querySelectorAll(".chooser-path").forEach((p) => { p.hidden = chosen && !chosen.includes(p.dataset.path); });
   const list = (items) => { const ul = el("ul"); items.forEach((i) => { const li = el("li"); li.append(...i); ul.append(li); }); return ul; };
 
+  let last = null;
   function render() {
     const s = state();
+    // A change event repeats the last input event (the field loses focus as a link in the answer is
+    // clicked): render nothing new, or that link would be replaced under the pointer.
+    if (JSON.stringify(s) === last) return;
+    last = JSON.stringify(s);
     const params = new URLSearchParams(Object.entries(s).filter(([, v]) => v));
     history.replaceState(null, "", params.toString() ? "?" + params : location.pathname);
     answer.replaceChildren();
