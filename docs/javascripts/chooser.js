@@ -102,7 +102,6 @@
   form.gpu.value = url.get("gpu") || "";
   if (["10", "11"].includes(url.get("win"))) form.win.value = url.get("win");
   if ([...form.py.options].some((o) => o.value === url.get("py"))) form.py.value = url.get("py");
-  form.hidden = false;
   form.addEventListener("submit", (e) => e.preventDefault());
   form.addEventListener("input", render);
   form.addEventListener("change", render);

@@ -36,7 +36,7 @@ TEXT = {
         "status": {"supported": "on the vendor's list", "prototype": "Prototype (PyTorch's label)",
                    "nightly": "nightly builds", "build-only": "Build Passing only",
                    "unlisted": "not on the vendor's list", "maintenance": "maintenance mode",
-                   "unsupported": "does not run"},
+                   "unsupported": "not supported"},
         "head": ["GPU (as Windows names it)", "Vendor, family", "gfx", "Windows 11", "Windows 10", "Back-ends"],
         "decision_head": ["Your GPU", "gfx", "Windows 11", "Windows 10", "Other options"],
         "else": "otherwise", "ask": "depends on the processor: see [below](#amd-radeontm-graphics)",
@@ -56,7 +56,7 @@ TEXT = {
                     "cpu": "CPU"},
         "status": {"supported": "在厂商列表中", "prototype": "Prototype（PyTorch 的标注）",
                    "nightly": "每夜构建", "build-only": "仅 Build Passing", "unlisted": "不在厂商列表中",
-                   "maintenance": "维护模式", "unsupported": "不能运行"},
+                   "maintenance": "维护模式", "unsupported": "不支持"},
         "head": ["显卡（Windows 显示的名称）", "厂商、系列", "gfx", "Windows 11", "Windows 10", "后端"],
         "decision_head": ["你的显卡", "gfx", "Windows 11", "Windows 10", "其他选择"],
         "else": "否则", "ask": "取决于处理器：见[下文](#amd-radeontm-graphics)",
@@ -133,7 +133,9 @@ def setup_commands(setup: Path) -> dict[str, list[str]]:
 
 
 def _short(name: str) -> str:
-    return re.sub(r"^(AMD Radeon(\(TM\))? |Radeon |NVIDIA GeForce )", "", name)
+    """Short names: "AMD Radeon RX 6700 XT" is "RX 6700 XT", "Intel(R) Arc(TM) B580 Graphics" is "Arc B580 Graphics"."""
+    name = re.sub(r"^(AMD Radeon(\(TM\))? |Radeon |NVIDIA GeForce |Intel\(R\) )", "", name)
+    return re.sub(r"\((TM|R)\)", "", name)
 
 
 def _link(text: str, url: str) -> str:
@@ -292,7 +294,9 @@ def chooser(language: str, script_url: str) -> str:
     names = "".join(f'<option value="{html.escape(g.name)}"></option>' for g in gpus.load())
     data = json.dumps(chooser_data(language), ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
     return (
-        '<form class="chooser" id="chooser" hidden>'
+        # Visible from the first paint (no layout shift when the script starts); hidden only without JavaScript.
+        '<noscript><style>#chooser{display:none}</style></noscript>'
+        '<form class="chooser" id="chooser">'
         f'<p><label for="chooser-gpu">{ui["gpu"]}</label>'
         f'<input id="chooser-gpu" name="gpu" list="chooser-names" autocomplete="off" spellcheck="false" '
         f'placeholder="{html.escape(ui["placeholder"])}"></p>'
