@@ -206,7 +206,7 @@ def includes(text: str) -> list[str]:
 
 def english_prose(text: str) -> list[str]:
     """The English words of a prose block that has no Chinese in it (names and identifiers left out)."""
-    if CJK.search(text):
+    if CJK.search(text) or re.fullmatch(r"\{\{\s*gpus\.[^}]*\}\}", text):  # rendered per edition (guide/gpu_pages.py)
         return []
     words = re.findall(r"[A-Za-z][A-Za-z']+", URL.sub(" ", text))
     return [w for w in words if w.lower().strip("'") not in PROPER_NAMES]

@@ -4,7 +4,7 @@ MkDocs puts this file's folder on sys.path while it loads it, so ``guide`` impor
 the priority its module gives it (guide.i18n runs after mkdocs-static-i18n's on_files).
 """
 
-from guide import checked, pins, search_boost
+from guide import checked, gpu_pages, pins, search_boost
 from guide.i18n import on_files, on_post_build, on_startup
 from guide import notebook_page
 
@@ -12,7 +12,10 @@ __all__ = ["on_files", "on_page_content", "on_page_markdown", "on_post_build", "
 
 
 def on_page_markdown(markdown, page, config, files):
-    """{{ pin.NAME }} and {{ checked.NAME }} replaced (an unknown NAME fails the build); the search boost."""
+    """{{ gpus.NAME }} rendered from the one table of GPUs (it may bring the set-up page's commands, so it
+    runs first), then {{ pin.NAME }} and {{ checked.NAME }} replaced (an unknown NAME fails the build); the
+    search boost."""
+    markdown = gpu_pages.on_page_markdown(markdown, page, config, files)
     markdown = pins.on_page_markdown(markdown, page, config, files)
     markdown = checked.on_page_markdown(markdown, page, config, files)
     return search_boost.on_page_markdown(markdown, page, config, files)

@@ -10,6 +10,8 @@
     notebook_page   the notebook page's HTML with the site's own code styling
     i18n            the Chinese edition's fix-ups to the build (notebooks stay pages, jieba quiet)
     search_boost    the troubleshooting page ranks first in the site search
+    gpus            the one table of GPUs (docs/hooks/data/gpus.yml): loaded, validated, names matched
+    gpu_pages       {{ gpus.NAME }} on a page: the chooser and the GPU tables, rendered from that table
     benchmark_chart the SVG chart of the benchmark scripts' JSON
 
 docs/hooks/ is on sys.path for the tests (pyproject.toml), for the scripts in docs/hooks/ (their own

@@ -1,0 +1,219 @@
+"""The chooser (docs/choose.md) in a browser: real adapter names in, the answers written here out.
+
+The expected answer of each name is typed in this file, not read from docs/hooks/data/gpus.yml, so a
+wrong entry in the table fails a test. Each name comes with the place it was seen.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from browser_support import skip_module_without_browser
+from site_server import npm_tools
+
+skip_module_without_browser()
+
+ROCM, XPU, DML = "AMD PyTorch on Windows (ROCm)", "PyTorch XPU", "torch-directml (this guide)"
+CUDA, CPU = "PyTorch CUDA", "the CPU"
+SEL = "https://github.com/AMD-Ecosystem/ai-ecosystem/blob/main/docs/frameworks/include/gpu-selector-pytorch.rst"
+REL = "https://github.com/ROCm/TheRock/blob/main/RELEASES.md#supported-python-device--install-extras"
+TUBA = "https://github.com/luolangaga/tubatoolsPlugin/pull/"  # Windows-reported CPU / GPU names
+
+# (name as seen, where it was seen, the table entry the chooser must show, path on Windows 11, on Windows 10)
+NAMES = [
+    ("AMD Radeon RX 9070 XT", SEL, "AMD Radeon RX 9070 XT", ROCM, DML),
+    ("AMD Radeon RX 9060 XT", SEL, "AMD Radeon RX 9060 XT", ROCM, DML),
+    ("AMD Radeon RX 7900 XTX", SEL, "AMD Radeon RX 7900 XTX", ROCM, DML),
+    ("gigabyte 7900xtx", "https://github.com/vosen/ZLUDA/issues/140", "AMD Radeon RX 7900 XTX", ROCM, DML),
+    ("AMD Radeon RX 7700 XT", SEL, "AMD Radeon RX 7700 XT", ROCM, DML),
+    ("AMD RX 7800 XT", "https://github.com/royshil/obs-backgroundremoval/issues/564", "AMD Radeon RX 7800 XT", ROCM, DML),
+    ("AMD Radeon RX7600 XT", "https://github.com/ROCm/rocm-install-on-windows/pull/86", "AMD Radeon RX 7600 XT", ROCM, DML),
+    ("AMD Radeon PRO W7800", SEL, "AMD Radeon PRO W7800", ROCM, DML),
+    ("AMD Radeon 780M Graphics", TUBA + "488", "AMD Radeon 780M Graphics", ROCM, DML),
+    ("AMD Radeon 780M", TUBA + "433", "AMD Radeon 780M Graphics", ROCM, DML),
+    ("AMD Radeon(TM) 880M Graphics", "https://github.com/lzhoang2801/OpCore-Simplify/issues/626", "AMD Radeon 880M Graphics", ROCM, DML),
+    ("AMD Radeon(TM) 610M", TUBA + "622", "AMD Radeon 610M", DML, DML),
+    ("Radeon 680M", "https://github.com/hacksider/Deep-Live-Cam/issues/908", "AMD Radeon 680M", DML, DML),
+    ("RX 6900 XT", REL, "AMD Radeon RX 6900 XT", DML, DML),
+    ("AMD Radeon RX 6800", "https://github.com/lshqqytiger/stable-diffusion-webui-amdgpu/issues/477", "AMD Radeon RX 6800", DML, DML),
+    ("RX 6750 XT", REL, "AMD Radeon RX 6750 XT", DML, DML),
+    ("amd radeon rx 6700 xt", "https://github.com/microsoft/DirectML/issues/716", "AMD Radeon RX 6700 XT", DML, DML),
+    ("6700XT", "https://github.com/microsoft/DirectML/issues/716", "AMD Radeon RX 6700 XT", DML, DML),
+    ("RX 6600XT", "https://github.com/RVC-Project/Retrieval-based-Voice-Conversion-WebUI/issues/1648", "AMD Radeon RX 6600 XT", DML, DML),
+    ("RX 6600", REL, "AMD Radeon RX 6600", DML, DML),
+    ("Radeon RX 6500 XT", "https://github.com/microsoft/DirectML/issues/235", "AMD Radeon RX 6500 XT", DML, DML),
+    ("RX 5700 XT", "https://github.com/lshqqytiger/stable-diffusion-webui-amdgpu/issues/475", "AMD Radeon RX 5700 XT", DML, DML),
+    ("Vega 64", "https://github.com/lshqqytiger/stable-diffusion-webui-amdgpu-forge/issues/104", "AMD Radeon RX Vega 64", DML, DML),
+    ("RX580 8gb", "https://github.com/vladmandic/sdnext/issues/1047", "Radeon RX 580", DML, DML),
+    ("RX570 4gb", "https://github.com/vladmandic/sdnext/issues/1047", "Radeon RX 570", DML, DML),
+    ("Radeon RX 560X", "https://github.com/microsoft/DirectML/issues/716", "Radeon RX 560X", DML, DML),
+    ("Radeon (TM) RX 550X", "https://github.com/microsoft/tensorflow-directml/issues/41", "Radeon RX 550X", DML, DML),
+    ("Radeon RX 580 2048SP", "https://github.com/microsoft/DirectML/issues/716", "Radeon RX 580 2048SP", DML, DML),
+    ("Intel(R) Arc(TM) Graphics", "https://github.com/zzc0721/torch-performance-test-data/issues/36", "Intel(R) Arc(TM) Graphics", XPU, DML),
+    ("Intel arc b580 xpu", "https://github.com/karpathy/autoresearch/pull/355", "Intel(R) Arc(TM) B580 Graphics", XPU, DML),
+    ("Arc A770", "https://github.com/intel/ipex-llm/issues/9768", "Intel(R) Arc(TM) A770 Graphics", XPU, DML),
+    ("Iris Xe", "https://github.com/intel/ipex-llm/issues/9768", "Intel(R) Iris(R) Xe Graphics", DML, DML),
+    ("Intel(R) UHD Graphics 620", "https://github.com/microsoft/tensorflow-directml/issues/41", "Intel(R) UHD Graphics 620", DML, DML),
+    ("Intel(R) HD Graphics 630", "https://github.com/microsoft/onnxruntime/issues/14994", "Intel(R) HD Graphics", DML, DML),
+    ("NVIDIA GeForce GTX 1050", "https://github.com/microsoft/onnxruntime/issues/14994", "NVIDIA", CUDA, CUDA),
+    ("AMD Radeon RX 9070", SEL, "AMD Radeon RX 9070", ROCM, DML),
+    ("AMD Radeon PRO W6800", "https://github.com/AMD-Ecosystem/ai-ecosystem/blob/main/docs/frameworks/pytorch/include/rocm7.14.1-pip-install.rst",
+     "AMD Radeon PRO W6800", DML, DML),
+    ("AMD Radeon RX 7900 XT", SEL, "AMD Radeon RX 7900 XT", ROCM, DML),
+    ("AMD Radeon RX 7600", SEL, "AMD Radeon RX 7600", ROCM, DML),
+    ("RX 6800 XT", REL, "AMD Radeon RX 6800 XT", DML, DML),
+    ("RX 6700 XT", REL, "AMD Radeon RX 6700 XT", DML, DML),
+    ("Radeon RX 570 Series", "https://github.com/vladmandic/sdnext/issues/1047", "Radeon RX 570", DML, DML),
+]
+
+
+@pytest.fixture(scope="module")
+def page(site, browser):
+    _, base = site
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(base + "choose/")
+    yield page
+    context.close()
+
+
+def answer_for(page, name: str, win: str = "11") -> str:
+    page.check(f"input[name=win][value='{win}']")
+    page.fill("#chooser-gpu", name)
+    return page.locator("#chooser-answer").inner_text()
+
+
+def test_at_least_40_real_names():
+    assert len(NAMES) >= 40 and all(source.startswith("https://") for _, source, *_ in NAMES)
+
+
+@pytest.mark.parametrize("name, source, entry, path11, path10", NAMES, ids=[n[0] for n in NAMES])
+def test_the_chooser_answers_each_real_name(page, name, source, entry, path11, path10):
+    text = answer_for(page, name, "11")
+    assert text.startswith(entry + " \u2014"), f"{name!r} (seen at {source}) shows {text[:80]!r}"
+    assert f"Your path on Windows 11: {path11}." in text, text
+    assert f"Your path on Windows 10: {path10}." in answer_for(page, name, "10")
+
+
+def test_an_ambiguous_name_asks_which_processor(page):
+    text = answer_for(page, "AMD Radeon(TM) Graphics")  # every Ryzen's iGPU may say this (tubatoolsPlugin#622)
+    assert "Which processor is it?" in text and "doctor.py" in text and "dxdiag" in text
+    with page.expect_navigation():
+        page.get_by_role("link", name="AMD Radeon 780M Graphics").click()
+    assert f"Your path on Windows 11: {ROCM}." in page.locator("#chooser-answer").inner_text()
+
+
+def test_an_unknown_name_says_how_to_find_out(page):
+    text = answer_for(page, "Matrox G200")
+    assert "No GPU of the table matches" in text and "dxdiag" in text
+
+
+def test_the_url_round_trips(site, browser):
+    _, base = site
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(base + "choose/")
+    page.fill("#chooser-gpu", "AMD Radeon RX 9070 XT")
+    page.check("input[name=win][value='11']")
+    page.select_option("#chooser-py", "3.13")
+    query = parse_qs(urlsplit(page.url).query)
+    assert query == {"gpu": ["AMD Radeon RX 9070 XT"], "win": ["11"], "py": ["3.13"]}
+    first = page.locator("#chooser-answer").inner_text()
+    shared = context.new_page()
+    shared.goto(page.url)
+    assert shared.input_value("#chooser-gpu") == "AMD Radeon RX 9070 XT"
+    assert shared.input_value("#chooser-py") == "3.13"
+    assert shared.locator("#chooser-answer").inner_text() == first
+    # Python 3.13 and torch-directml, the fallback: the answer says so
+    assert "needs Python 3.8 \u2013 3.12; yours is 3.13" in first
+    context.close()
+
+
+def _code_texts(page) -> list[str]:
+    return page.locator("pre > code").evaluate_all("els => els.map(e => e.innerText.trim())")
+
+
+@pytest.mark.parametrize("edition", ["", "zh/"])
+def test_the_commands_shown_are_the_setup_pages(site, browser, edition):
+    _, base = site
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(base + edition + "setup/")
+    setup = set(_code_texts(page))
+    page.goto(base + edition + "choose/?gpu=AMD+Radeon+RX+7900+XTX&win=11")
+    shown = page.locator(".chooser-path:not([hidden]) pre > code").evaluate_all("els => els.map(e => e.innerText.trim())")
+    assert page.locator(".chooser-path:not([hidden])").count() == 2  # the path and the fallback
+    assert len(shown) >= 5 and all(code in setup for code in shown), [c for c in shown if c not in setup]
+    every = _code_texts(page)
+    assert all(code in setup for code in every), [c for c in every if c not in setup]
+    context.close()
+
+
+@pytest.mark.parametrize("edition", ["", "zh/"])
+def test_without_javascript_the_page_shows_the_table(site, browser, edition):
+    _, base = site
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(base + edition + "choose/?gpu=6700XT")
+    assert not page.locator("#chooser").is_visible()
+    rows = page.locator("table tr").all_inner_texts()
+    assert sum("AMD Radeon RX 6700 XT" in r for r in rows) == 1 and len(rows) > 60
+    assert page.locator(".chooser-path").count() == 6 and page.locator(".chooser-path:visible").count() == 6
+    context.close()
+
+
+def test_the_chinese_edition_answers_in_chinese(site, browser):
+    _, base = site
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(base + "zh/choose/?gpu=AMD+Radeon+RX+9070+XT&win=11")
+    text = page.locator("#chooser-answer").inner_text()
+    assert "Windows 11 上的路线：AMD 的 Windows 版 PyTorch（ROCm）" in text
+    page.goto(base + "zh/choose/?gpu=RX+6600&win=10")
+    assert "Windows 10 上的路线：torch-directml（本指南）" in page.locator("#chooser-answer").inner_text()
+    context.close()
+
+
+def test_the_home_page_starts_with_the_choice(site, browser):
+    _, base = site
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    for edition in ("", "zh/"):
+        page.goto(base + edition)
+        first = page.locator("article.md-content__inner > :not(h1):not(a)").first
+        assert first.evaluate("e => e.tagName") == "FORM"
+        page.fill("#home-gpu", "6700XT")
+        with page.expect_navigation():
+            page.locator(".home-chooser button").click()
+        assert urlsplit(page.url).path.endswith(edition + "choose/") and "gpu=6700XT" in page.url
+    context.close()
+
+
+@pytest.mark.parametrize("url", ["", "choose/?gpu=AMD+Radeon(TM)+Graphics", "zh/", "zh/choose/?gpu=6700XT"])
+def test_fits_375_px(site, browser, url):
+    _, base = site
+    context = browser.new_context(viewport={"width": 375, "height": 800})
+    page = context.new_page()
+    page.goto(base + url)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_no_violations(site, browser, scheme):
+    _, base = site
+    axe = (npm_tools() / "axe-core" / "axe.min.js").read_text(encoding="utf-8")
+    context = browser.new_context(color_scheme=scheme)
+    page = context.new_page()
+    report = []
+    for url in ["", "choose/", "choose/?gpu=AMD+Radeon+RX+7900+XTX&py=3.13", "choose/?gpu=AMD+Radeon(TM)+Graphics",
+                "zh/", "zh/choose/?gpu=6700XT"]:
+        page.goto(base + url, wait_until="networkidle")
+        page.add_script_tag(content=axe)
+        violations = page.evaluate("async () => (await axe.run(document)).violations.map(v => "
+                                   "({id: v.id, nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))")
+        report += [f"{url or 'home'} [{scheme}] {v['id']}: {v['nodes']}" for v in violations]
+    context.close()
+    assert not report, "\n".join(report)
