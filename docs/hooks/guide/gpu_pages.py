@@ -95,10 +95,16 @@ def _section(text: str, heading_start: str) -> str:
 
 
 def _tab(text: str, title: str, indent: str = "") -> str:
-    """The body of the content tab ``=== "title"`` at ``indent``, de-indented."""
+    """The body of the content tab ``=== "title"`` at ``indent``, de-indented.
+
+    An edition may translate a tab's title (guide.i18n.TAB_TITLES): the translated title counts too.
+    """
+    from guide.i18n import TAB_TITLES
+
     lines = text.splitlines()
-    opener = f'{indent}=== "{title}"'
-    start = next((i for i, line in enumerate(lines) if line.rstrip() == opener), None)
+    titles = [title] + [names[title] for names in TAB_TITLES.values() if title in names]
+    openers = {f'{indent}=== "{name}"' for name in titles}
+    start = next((i for i, line in enumerate(lines) if line.rstrip() in openers), None)
     if start is None:
         raise GpuPageError(f"setup page: no tab {title!r}")
     body = []
