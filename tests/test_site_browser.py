@@ -61,7 +61,7 @@ def expected_blocks(url: str) -> list[tuple[str, str | None]]:
     page = DOCS / (("index" if url == "" else url.rstrip("/")) + suffix)
     from guide_harness import expand
 
-    raw = page_source(page)
+    raw = page_source(page, gpus=True)
     expanded = expand(raw)
     raw_blocks = [textwrap.dedent(m.group(3)) for m in FENCE.finditer(raw)]
     shown = [textwrap.dedent(m.group(3)) for m in FENCE.finditer(expanded)]

@@ -180,7 +180,12 @@ def table(language: str) -> str:
             gfx, _path_cell(gpu, "11", t), _path_cell(gpu, "10", t), _support_cell(gpu, t))) + " |")
     dates = sorted({s.checked for g in gpus.load() for s in g.support} | {g.gfx_checked for g in gpus.load() if g.gfx})
     span = dates[0] if dates[0] == dates[-1] else f"{dates[0]} – {dates[-1]}"
-    return t["checked"].format(dates=span) + "\n\n" + "\n".join(rows)
+    # Out of the search index: 95 rows of GPU names, families and statuses would match every message
+    # that names a GPU ("integrated graphics") ahead of the section that answers it. The chooser's
+    # form searches the table; the site search finds the page by its prose.
+    table_md = "\n".join(rows)
+    return (t["checked"].format(dates=span) + "\n\n<div data-search-exclude markdown>\n\n"
+            + table_md + "\n\n</div>")
 
 
 def _groups():
