@@ -64,3 +64,20 @@ def test_unknown_pin_fails_the_build(tmp_path):
     result = run_python(["-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")], cwd=tmp_path, timeout=300)
     assert result.returncode != 0
     assert "unknown pin 'torhc'" in result.stderr + result.stdout
+
+
+def test_notebook_headings_have_the_same_descriptive_ids_in_both_editions(built_site):
+    """The renderer derives heading ids from the text: the Chinese notebook's "接下来" got an empty id and
+    others 1, 2, 5. Both editions' headings carry the anchors of docs/hooks/train_mnist_notebook*.md, and
+    every link on the page to one of its own anchors (the table of contents) finds its heading."""
+    site, _ = built_site
+    ids = {}
+    for edition in ("", "zh/"):
+        page = (site / edition / "train-mnist-notebook" / "index.html").read_text(encoding="utf-8")
+        ids[edition] = re.findall(r'<h[1-6] id="([^"]*)"', page)
+        article = page[page.index('class="jupyter-wrapper"'):]
+        assert ids[edition] == re.findall(r'<h[1-6] id="([^"]*)"', article), f"{edition}: headings outside the notebook"
+        links = set(re.findall(r'href="#([^"]*)"', page))
+        assert links <= set(ids[edition]), f"{edition}notebook: links to no heading: {sorted(links - set(ids[edition]))}"
+    assert ids[""] == ids["zh/"] and len(ids[""]) >= 8, ids
+    assert all(re.fullmatch(r"[a-z0-9-]*[a-z][a-z0-9-]*", i) and len(i) > 3 for i in ids[""]), ids[""]
