@@ -304,7 +304,7 @@ def test_axe_finds_no_violations(site, browser, scheme):
     context = browser.new_context(color_scheme="light" if scheme == "default" else "dark")
     page = context.new_page()
     report = []
-    for url in [*_pages(site_dir), "no/such/page/"]:
+    for url in [*_pages(site_dir), "no/such/page/", "zh/no/such/page/"]:
         page.goto(base + url, wait_until="networkidle")
         assert page.evaluate("document.body.getAttribute('data-md-color-scheme')") == scheme
         page.add_script_tag(content=axe)
