@@ -224,8 +224,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'preloaded tensors on the device':<42}{preloaded:8.2f}")
     print(
         f"ratio: preloaded tensors trained {with_loader / preloaded:.2f}x "
-        "as fast as the DataLoader recipe "
-        f"on {device}"
+        f"as fast as the DataLoader recipe on {device}"
     )
     if args.json:  # machine-readable, e.g. for a chart
         seconds = {

@@ -117,10 +117,7 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--allow-cpu-only",
         action="store_true",
-        help=(
-            "without a GPU, time the CPU alone instead of stopping with an "
-            "error"
-        ),
+        help="without a GPU, time the CPU alone instead of stopping",
     )
     parser.add_argument(
         "--json",

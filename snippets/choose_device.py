@@ -112,8 +112,7 @@ def _explicit(request: str) -> tuple[torch.device, str]:
         if dml is None:
             raise DeviceChoiceError(
                 "DirectML was requested but torch-directml is not "
-                "installed: "
-                "python -m pip install torch-directml"
+                "installed: python -m pip install torch-directml"
             )
         count = dml.device_count()
         index = dml.default_device() if index is None else index
@@ -122,10 +121,10 @@ def _explicit(request: str) -> tuple[torch.device, str]:
                 f"DirectML adapter {index} was requested but {count} "
                 "adapter(s) exist"
             )
+        name = dml.device_name(index)
         return (
             dml.device(index),
-            f"DirectML adapter {index}: {dml.device_name(index)}, as "
-            "requested",
+            f"DirectML adapter {index}: {name}, as requested",
         )
     index = 0 if index is None else index
     if kind == "xpu":
@@ -133,15 +132,13 @@ def _explicit(request: str) -> tuple[torch.device, str]:
         if not 0 <= index < count:
             raise DeviceChoiceError(
                 f"Intel XPU {index} was requested but {count} XPU "
-                "device(s) "
-                "are visible to torch "
-                f"{torch.__version__}: it needs PyTorch's XPU build and "
-                "Intel's GPU driver"
+                f"device(s) are visible to torch {torch.__version__}: "
+                "it needs PyTorch's XPU build and Intel's GPU driver"
             )
+        name = torch.xpu.get_device_name(index)
         return (
             torch.device("xpu", index),
-            f"Intel XPU {index}: {torch.xpu.get_device_name(index)}, as "
-            "requested",
+            f"Intel XPU {index}: {name}, as requested",
         )
     count = torch.cuda.device_count() if torch.cuda.is_available() else 0
     if not 0 <= index < count:
@@ -149,11 +146,10 @@ def _explicit(request: str) -> tuple[torch.device, str]:
             f"CUDA/ROCm GPU {index} was requested but {count} GPU(s) are "
             f"visible to torch {torch.__version__}"
         )
+    name = torch.cuda.get_device_name(index)
     return (
         torch.device("cuda", index),
-        f"{gpu_backend()} GPU {index}: "
-        f"{torch.cuda.get_device_name(index)}, "
-        "as requested",
+        f"{gpu_backend()} GPU {index}: {name}, as requested",
     )
 
 
@@ -187,10 +183,10 @@ def choose_device(request: str | None = None) -> tuple[torch.device, str]:
         # AMD's ROCm builds of PyTorch answer through torch.cuda too;
         # torch.version.hip tells them apart.
         index, skipped = _first_discrete_gpu()
+        name = torch.cuda.get_device_name(index)
         return (
             torch.device("cuda", index),
-            f"{gpu_backend()} GPU {index}: "
-            f"{torch.cuda.get_device_name(index)} ({why_not_dml}{skipped})",
+            f"{gpu_backend()} GPU {index}: {name} ({why_not_dml}{skipped})",
         )
 
     return torch.device(

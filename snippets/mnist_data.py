@@ -83,8 +83,8 @@ def _download(name: str, data_dir: Path) -> None:
                 )
         else:
             raise DatasetError(
-                f"cannot download {name} into {raw} (no internet?): "
-                f"{first_cause}"
+                f"cannot download {name} into {raw} "
+                f"(no internet?): {first_cause}"
             )
 
 
@@ -276,9 +276,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 1
     print(
-        f"{args.dataset}: {len(train_x)} training and {len(test_x)} test "
-        "images of shape "
-        f"{tuple(train_x.shape[1:])}, {train_x.dtype}"
+        f"{args.dataset}: {len(train_x)} training and {len(test_x)} "
+        f"test images of shape {tuple(train_x.shape[1:])}, {train_x.dtype}"
     )
     print(
         f"training images after normalisation: mean {train_x.mean():.3f}, "

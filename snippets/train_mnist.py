@@ -189,10 +189,9 @@ def save_checkpoint(path: Path, checkpoint: dict) -> None:
         # (a virus scan, a viewer).
         temporary.unlink(missing_ok=True)
         raise CheckpointError(
-            f"cannot replace {path}: another program has it open; close "
-            "that program "
-            f"(or pass another --checkpoint) and run again with --resume; "
-            f"{path} still holds the previous epoch"
+            f"cannot replace {path}: another program has it open; "
+            "close that program (or pass another --checkpoint) and run "
+            f"again with --resume; {path} still holds the previous epoch"
         ) from None
 
 
@@ -255,8 +254,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument(
         "--device",
         help=(
-            "dml, dml:N, xpu, cuda or cpu (default: $TORCH_DEVICE, else "
-            "automatic)"
+            "dml, dml:N, xpu, cuda or cpu "
+            "(default: $TORCH_DEVICE, else automatic)"
         ),
     )
     parser.add_argument(
@@ -324,10 +323,9 @@ def previous_run(args: argparse.Namespace):
     for key in ("model", "dataset", "limit_train"):
         if saved.get(key) != settings_of(args)[key]:
             raise CheckpointError(
-                f"{path} was made with {key}={saved.get(key)!r}, not "
-                f"{settings_of(args)[key]!r}: "
-                "pass the same settings, or another --checkpoint to start "
-                "again"
+                f"{path} was made with {key}={saved.get(key)!r}, "
+                f"not {settings_of(args)[key]!r}: pass the same settings, "
+                "or another --checkpoint to start again"
             )
     return checkpoint
 
@@ -339,9 +337,8 @@ def train(args: argparse.Namespace) -> int:
     if first_epoch > args.epochs:
         print(
             f"{args.checkpoint} already holds {first_epoch - 1} epochs "
-            f"(test accuracy {history[-1]['accuracy']:.4f}): nothing to "
-            "do; "
-            "raise --epochs to train more"
+            f"(test accuracy {history[-1]['accuracy']:.4f}): "
+            "nothing to do; raise --epochs to train more"
         )
         return 0
 
@@ -434,9 +431,9 @@ def train(args: argparse.Namespace) -> int:
             },
         )
         print(
-            f"epoch {epoch}/{args.epochs}  loss {loss:.4f}  test accuracy "
-            f"{accuracy:.4f}  "
-            f"{seconds:.1f} s  (saved {args.checkpoint})",
+            f"epoch {epoch}/{args.epochs}  loss {loss:.4f}  "
+            f"test accuracy {accuracy:.4f}  {seconds:.1f} s  "
+            f"(saved {args.checkpoint})",
             flush=True,
         )
 
@@ -444,8 +441,7 @@ def train(args: argparse.Namespace) -> int:
     epochs = f"{args.epochs} epoch" + ("s" if args.epochs != 1 else "")
     print(
         f"final test accuracy: {history[-1]['accuracy']:.4f} after "
-        f"{epochs} "
-        f"({total:.1f} s of training on {device.type})"
+        f"{epochs} ({total:.1f} s of training on {device.type})"
     )
     return 0
 
@@ -460,9 +456,7 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print(
             f"error: interrupted; {args.checkpoint} holds the last "
-            "finished "
-            "epoch: "
-            f"run again with --resume to continue",
+            "finished epoch: run again with --resume to continue",
             file=sys.stderr,
         )
         return 130

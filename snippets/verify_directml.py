@@ -80,9 +80,8 @@ def import_directml():
         )
         raise VerificationError(
             "torch-directml is installed but does not load "
-            f"({first_line}): "
-            "run  python -m pip install --force-reinstall torch-directml  "
-            "then  python -m pip check"
+            f"({first_line}): run  python -m pip install "
+            "--force-reinstall torch-directml  then  python -m pip check"
         ) from None
     return torch_directml
 
@@ -127,8 +126,7 @@ def verify(device, tolerance: float = 1e-3) -> None:
     if not error <= tolerance:
         raise VerificationError(
             f"{device} computed a wrong result (off by {error:.2e}): "
-            "update "
-            "your GPU driver"
+            "update your GPU driver"
         )
 
 
@@ -149,9 +147,8 @@ def verify_directml(adapter: int | None) -> str:
     index = dml.default_device() if adapter is None else adapter
     if not 0 <= index < len(adapters):
         raise VerificationError(
-            f"there is no adapter {index}: choose one of the indexes "
-            "listed "
-            "above"
+            f"there is no adapter {index}: "
+            "choose one of the indexes listed above"
         )
     device = dml.device(index)
     print(f"Testing adapter {index} ({adapters[index][1]}) as {device}")

@@ -6,9 +6,12 @@ site's desktop width, so a snippet line that would scroll fails here.
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
+import tokenize
 import tomllib
+from pathlib import Path
 
 import pytest
 
@@ -36,3 +39,62 @@ def test_ruff_check():
 def test_ruff_format():
     result = ruff("format", "--check", ".")
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+# A string literal split across lines into a short fragment ("finished " "epoch: "): readers copy
+# snippets/, and a sentence in pieces reads badly and hides from a search of the code. A long message
+# may still be two whole lines' worth of literal; a part shorter than this is a fragment.
+FRAGMENT = 16
+
+
+def _literal_text(token: str) -> str:
+    """The characters between a string literal's quotes (its prefix, quotes and escapes left as written)."""
+    body = token.lstrip("rRbBuUfF")
+    quote = body[:3] if body[:3] in ('"""', "'''") else body[:1]
+    return body[len(quote) : len(body) - len(quote)]
+
+
+def implicit_concatenations(source: str) -> list[tuple[int, list[str]]]:
+    """Each run of string literals Python joins implicitly ("a" "b"), as (first line, the parts' texts).
+
+    A run of raw strings only is a regular expression written one commented alternative a line
+    (snippets/troubleshooting/pick_adapter.py), not a sentence: it is left out."""
+    runs: list[tuple[int, list[str]]] = []
+    current: list[tokenize.TokenInfo] = []
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.STRING:
+            current.append(token)
+        elif token.type in (tokenize.NL, tokenize.COMMENT):
+            continue  # a run may span lines inside brackets, with comments between
+        else:
+            if len(current) > 1 and not all(t.string[:1] in "rR" for t in current):
+                runs.append((current[0].start[0], [_literal_text(t.string) for t in current]))
+            current = []
+    return runs
+
+
+def split_fragments(root: Path) -> list[str]:
+    """'file:line: parts' for every implicit concatenation under ``root`` with a part under FRAGMENT."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        for line, parts in implicit_concatenations(path.read_text(encoding="utf-8")):
+            if any(len(part.strip()) < FRAGMENT for part in parts):
+                found.append(f"{path.relative_to(ROOT).as_posix()}:{line}: {' + '.join(map(repr, parts))}")
+    return found
+
+
+def test_the_fragment_check_finds_split_strings():
+    source = (
+        'print(\n    "finished "\n    "epoch: " f"{n}"\n)\n'
+        'x = ("a whole sentence of some length, "  # note\n    "and its whole second half, too")\n'
+        'y = "one" + "two"\nz = (r"\\bUHD\\b"  # Intel\n    r"|Basic")\n'
+    )
+    assert implicit_concatenations(source) == [
+        (2, ["finished ", "epoch: ", "{n}"]),
+        (5, ["a whole sentence of some length, ", "and its whole second half, too"]),
+    ]
+
+
+def test_no_string_in_snippets_is_split_into_a_fragment():
+    found = split_fragments(ROOT / "snippets")
+    assert found == [], "rejoin these sentences (reflow the lines, or shorten the sentence):\n" + "\n".join(found)

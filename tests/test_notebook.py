@@ -11,6 +11,7 @@ import os
 import re
 
 import nbformat
+import pytest
 from nbclient import NotebookClient
 
 from guide import notebook as builder
@@ -142,3 +143,13 @@ def test_a_directive_the_builder_cannot_honour_is_one_error_line(tmp_path, monke
     source.write_text('<!-- cell-tags: parameters -->\n```python\n--8<-- "snippets/lenet.py"\n```\n')
     assert builder.main(["--check"]) == 1
     assert capsys.readouterr().err.startswith("error: notebook_source.md:1: <!-- cell-tags: parameters --> is not")
+
+
+def test_headings_lose_their_anchor_and_the_cell_lists_it():
+    from guide.notebook import markdown_cell
+
+    cell = markdown_cell("## 1. 选择设备 {#1-choose-the-device}\n\nText {#not-a-heading}.", "x.md")
+    assert cell.source == "## 1. 选择设备\n\nText {#not-a-heading}."
+    assert cell.metadata["anchors"] == ["1-choose-the-device"]
+    with pytest.raises(ValueError, match="without its anchor"):
+        markdown_cell("## 接下来\n", "x.zh.md")

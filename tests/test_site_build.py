@@ -119,3 +119,20 @@ def test_every_section_the_doctor_prints_exists_in_both_editions(built_site):
             if not text or (anchor and f'id="{anchor}"' not in text):
                 missing.append(f"{edition}{section}")
     assert not missing, f"the doctor points at sections the site lacks: {missing}"
+
+
+def test_notebook_headings_have_the_same_descriptive_ids_in_both_editions(built_site):
+    """The renderer derives heading ids from the text: the Chinese notebook's "接下来" got an empty id and
+    others 1, 2, 5. Both editions' headings carry the anchors of docs/hooks/train_mnist_notebook*.md, and
+    every link on the page to one of its own anchors (the table of contents) finds its heading."""
+    site, _ = built_site
+    ids = {}
+    for edition in ("", "zh/"):
+        page = (site / edition / "train-mnist-notebook" / "index.html").read_text(encoding="utf-8")
+        ids[edition] = re.findall(r'<h[1-6] id="([^"]*)"', page)
+        article = page[page.index('class="jupyter-wrapper"'):]
+        assert ids[edition] == re.findall(r'<h[1-6] id="([^"]*)"', article), f"{edition}: headings outside the notebook"
+        links = set(re.findall(r'href="#([^"]*)"', page))
+        assert links <= set(ids[edition]), f"{edition}notebook: links to no heading: {sorted(links - set(ids[edition]))}"
+    assert ids[""] == ids["zh/"] and len(ids[""]) >= 8, ids
+    assert all(re.fullmatch(r"[a-z0-9-]*[a-z][a-z0-9-]*", i) and len(i) > 3 for i in ids[""]), ids[""]

@@ -7,8 +7,9 @@ the priority its module gives it (guide.i18n runs after mkdocs-static-i18n's on_
 from guide import checked, gpu_pages, pins, search_boost
 from guide.i18n import on_files, on_post_build, on_startup
 from guide import notebook_page
+from guide.not_found import on_post_template
 
-__all__ = ["on_files", "on_page_content", "on_page_markdown", "on_post_build", "on_startup"]
+__all__ = ["on_files", "on_page_content", "on_page_markdown", "on_post_build", "on_post_template", "on_startup"]
 
 
 def on_page_markdown(markdown, page, config, files):

@@ -23,8 +23,8 @@ if torch_directml is not None and torch_directml.is_available():
     device = torch_directml.device()
 else:
     print(
-        "torch-directml is not installed or sees no GPU: running the same "
-        "code on the CPU"
+        "torch-directml is not installed or sees no GPU: "
+        "running the same code on the CPU"
     )
     device = torch.device("cpu")
 

@@ -43,8 +43,8 @@ def main() -> int:
     print('torch.device("dml")        ->', old_device_error())
     print("torch.dml.is_available()   ->", old_module_error())
     print(
-        "use torch_directml.device() and torch_directml.is_available() "
-        "instead"
+        "instead, use torch_directml.device() and "
+        "torch_directml.is_available()"
     )
     return 0
 

@@ -87,9 +87,8 @@ def main() -> int:
     if not on_directml:
         device = torch.device("meta")
         print(
-            "torch-directml is not available: showing the same mechanism "
-            "on "
-            "the 'meta' device"
+            "torch-directml is not available: "
+            "showing the same mechanism on the 'meta' device"
         )
     print(f"torch {torch.__version__}, device {device}")
     orders = (

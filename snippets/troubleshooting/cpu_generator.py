@@ -49,8 +49,8 @@ def main() -> int:
     if dml is None:
         device = torch.device("cpu")
         print(
-            "torch-directml is not available: showing the same code on the "
-            "CPU"
+            "torch-directml is not available: "
+            "showing the same code on the CPU"
         )
     else:
         device = dml.device()

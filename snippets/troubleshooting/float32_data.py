@@ -48,9 +48,8 @@ def main() -> int:
     if dml is None:
         device = torch.device("cpu")
         print(
-            "torch-directml is not available: showing the conversion on "
-            "the "
-            "CPU"
+            "torch-directml is not available: "
+            "showing the conversion on the CPU"
         )
     else:
         index = dml.default_device()

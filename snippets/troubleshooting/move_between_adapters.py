@@ -51,8 +51,8 @@ def main() -> int:
             "adapters needs two"
         )
         print(
-            "the rule: privateuseone:0 -> privateuseone:1 goes through the "
-            "CPU:",
+            "the rule: privateuseone:0 -> privateuseone:1 "
+            "goes through the CPU:",
             crosses_adapters(
                 torch.device("privateuseone:0"),
                 torch.device("privateuseone:1"),

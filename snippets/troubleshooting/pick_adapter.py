@@ -111,8 +111,8 @@ def main(argv: list[str] | None = None) -> int:
     if dml is None:
         names = EXAMPLE_ADAPTERS
         print(
-            "torch-directml is not available: applying the rule to an "
-            "example list"
+            "torch-directml is not available: "
+            "applying the rule to an example list"
         )
     else:
         names = [dml.device_name(i) for i in range(dml.device_count())]

@@ -58,8 +58,8 @@ def main() -> int:
     if device is None:
         device = torch.device("meta")
         print(
-            "torch-directml is not available: showing the check with the "
-            "'meta' device"
+            "torch-directml is not available: "
+            "showing the check with the 'meta' device"
         )
     model = nn.Sequential(nn.Linear(4, 3), nn.BatchNorm1d(3)).to(device)
     images = torch.randn(2, 4).to(device)

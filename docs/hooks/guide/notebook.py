@@ -10,6 +10,10 @@ So the notebook's code is the snippets' code, never a hand-kept copy, with one c
 the project's own modules (``from mnist_data import batches``) are left out, because in the notebook
 an earlier cell defines those names; the downloaded notebook then needs no other file.
 A fence preceded by ``<!-- site-block: tags=parameters -->`` gets those cell tags (papermill's convention).
+Every heading carries its anchor, as on the site's pages (``## 1. 选择设备 {#1-choose-the-device}``: the
+Chinese heading keeps the English one's): the notebook shows the heading without it, and the Markdown
+cell's metadata lists the anchors in order (``"anchors"``), which the notebook page gives its headings
+(guide/notebook_page.py); the renderer's own ids came from the text, empty or ``1`` for Chinese.
 """
 
 from __future__ import annotations
@@ -29,6 +33,27 @@ NOTEBOOK = ROOT / "docs" / "train-mnist-notebook.ipynb"
 TRANSLATED = {"zh": (ROOT / "docs" / "hooks" / "train_mnist_notebook.zh.md", ROOT / "docs" / "train-mnist-notebook.zh.ipynb")}
 FENCE = re.compile(r"^```python[^\n]*\n(.*?)^```[ \t]*$", re.M | re.S)
 CELL_KEYS = {"tags"}  # the site-block keys of a notebook cell (guide.directives.KEYS)
+HEADING = re.compile(r"^#{1,6}[ \t].*$", re.M)
+ANCHOR = re.compile(r"[ \t]+\{#([a-z0-9][a-z0-9-]*)\}[ \t]*$")
+
+
+def markdown_cell(prose: str, source_name: str):
+    """A Markdown cell for ``prose``: headings without their ``{#anchor}``, the anchors in its metadata."""
+    import nbformat.v4 as nbf
+
+    anchors = []
+
+    def strip(match: re.Match) -> str:
+        anchor = ANCHOR.search(match.group(0))
+        if anchor is None:
+            raise ValueError(f"{source_name}: a heading without its anchor ({{#id}}): {match.group(0)!r}")
+        anchors.append(anchor.group(1))
+        return match.group(0)[: anchor.start()]
+
+    cell = nbf.new_markdown_cell(HEADING.sub(strip, prose))
+    if anchors:
+        cell.metadata["anchors"] = anchors
+    return cell
 
 
 def project_import(line: str, snippets: Path = SNIPPETS) -> bool:
@@ -97,7 +122,7 @@ def build(source: Path = SOURCE, root: Path = ROOT):
         tags = options.get(text.count("\n", 0, match.start()) + 1, {}).get("tags", "").split()
         prose = "\n".join(line for line in prose.splitlines() if not is_directive(line)).strip()
         if prose:
-            cells.append(nbf.new_markdown_cell(prose))
+            cells.append(markdown_cell(prose, source.name))
         body = [line for line in match.group(1).splitlines() if line.strip()]
         if not body or not all(line.lstrip().startswith("--8<--") for line in body):
             raise ValueError(f"{source.name}: a Python fence may only include snippets (--8<-- lines)")
@@ -107,7 +132,7 @@ def build(source: Path = SOURCE, root: Path = ROOT):
         cells.append(cell)
         position = match.end()
     if text[position:].strip():
-        cells.append(nbf.new_markdown_cell(text[position:].strip()))
+        cells.append(markdown_cell(text[position:].strip(), source.name))
 
     code_cells = [cell for cell in cells if cell.cell_type == "code"]
     imports, bodies = hoist_imports([cell.source for cell in code_cells])

@@ -7,6 +7,11 @@ scripts and turns each code cell into the same ``div.highlight > pre > code`` bl
 renders for Markdown pages. The cells then get Material's colours (light and dark), its copy button
 and its keyboard-reachable scrolling, and ``docs/stylesheets/extra.css`` lays out the cells.
 
+Its headings get the anchors that the notebook's Markdown cells list (``"anchors"`` in their
+metadata, from the ``{#id}`` of each heading in docs/hooks/train_mnist_notebook*.md): the renderer
+derives ids from the text, which left the Chinese notebook with ``1``, ``2``, ``5`` and an empty id.
+The page's table of contents gets the same anchors.
+
 The page is left out of the search index: its prose and code are the training chapter's, which is
 indexed (and links here), and its title made Material's prefix search (``no*``, ``not*`` ->
 "notebook", boosted as a title) rank it first for error messages that merely contain "no" or "not".
@@ -17,7 +22,9 @@ here with a message instead of shipping a half-styled page.
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 STYLE = re.compile(r"<style\b[^>]*>.*?</style>\s*", re.S)
 SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>\s*", re.S)
@@ -27,6 +34,44 @@ COPY_SOURCE = re.compile(r'<div class="clipboard-copy-txt" id="cell-\d+">.*?</di
 CODE = re.compile(r'<div class="highlight-ipynb hl-(\w+)[^"]*"><pre>(.*?)</pre></div>', re.S)
 # Cell wrappers that mkdocs-jupyter makes focusable although they are not interactive.
 FOCUSABLE_WRAPPER = re.compile(r'(<div class="jp-Cell-inputWrapper") tabindex="0"')
+# A heading as the renderer writes it: <h2 id="1">1. 选择设备<a class="anchor-link" href="#1">¶</a></h2>
+HEADING = re.compile(r'<h([1-6]) id="[^"]*">(.*?)<a class="anchor-link" href="#[^"]*">', re.S)
+
+
+def notebook_anchors(notebook: Path) -> list[str]:
+    """The anchors of the notebook's headings, in order (guide/notebook.py writes them)."""
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    return [anchor for cell in cells for anchor in cell.get("metadata", {}).get("anchors", [])]
+
+
+def set_heading_ids(html: str, anchors: list[str]) -> str:
+    """The page's headings with ``anchors`` as their ids and links, in order; ValueError if the counts differ."""
+    found = len(HEADING.findall(html))
+    if found != len(anchors):
+        raise ValueError(f"{found} headings on the page but {len(anchors)} anchors in the notebook: rebuild it "
+                         "(python docs/hooks/notebook.py)")
+    names = iter(anchors)
+
+    def replace(match: re.Match) -> str:
+        name = next(names)
+        return f'<h{match.group(1)} id="{name}">{match.group(2)}<a class="anchor-link" href="#{name}">'
+
+    return HEADING.sub(replace, html)
+
+
+def _toc_links(links):
+    for link in links:
+        yield link
+        yield from _toc_links(link.children)
+
+
+def set_toc_ids(toc, anchors: list[str]) -> None:
+    """The table of contents' links with the same anchors, in order."""
+    links = list(_toc_links(toc))
+    if len(links) != len(anchors):
+        raise ValueError(f"{len(links)} entries in the table of contents but {len(anchors)} anchors")
+    for link, anchor in zip(links, anchors):
+        link.id = anchor
 
 
 def slim_notebook_html(html: str) -> str:
@@ -64,6 +109,8 @@ def on_page_content(html, page, config, files):  # MkDocs hook signature
 
     page.meta.setdefault("search", {})["exclude"] = True
     try:
-        return slim_notebook_html(html)
+        anchors = notebook_anchors(Path(page.file.abs_src_path))
+        set_toc_ids(page.toc, anchors)
+        return set_heading_ids(slim_notebook_html(html), anchors)
     except ValueError as error:
         raise PluginError(f"{page.file.src_uri}: {error}") from None

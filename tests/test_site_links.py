@@ -1,0 +1,83 @@
+"""Links to a heading land on it: every heading of every page, opened by its link (as a search result,
+a shared link or another page's link opens it), at a desktop and a phone width.
+
+The page is loaded afresh for each heading (a different query string each time, as Material's search
+results carry ``?h=``), left until the heading has stopped moving, and the heading must sit where
+Material's ``:target`` scroll margin puts it under the header, within TOLERANCE px, or, near the end
+of a page that cannot scroll further, the page must be scrolled to its end with the heading in view.
+Code blocks that render late (``content-visibility: auto`` in extra.css) moved headings thousands of
+pixels off before docs/javascripts/a11y.js laid out the blocks above a link's target.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from browser_support import skip_module_without_browser
+from site_server import page_urls
+
+skip_module_without_browser()
+
+TOLERANCE = 10
+WIDTHS = (1280, 375)
+
+# Where the heading is, where it should be, and whether the page is at its end; after the heading's
+# position has held still for three checks 100 ms apart (at most 3 s).
+WHERE = """async (id) => {
+  const heading = document.getElementById(id);
+  if (!heading) return null;
+  let last = null, still = 0;
+  for (let i = 0; i < 30 && still < 3; i++) {
+    await new Promise(r => setTimeout(r, 100));
+    const top = heading.getBoundingClientRect().top;
+    still = last !== null && Math.abs(top - last) < 0.5 ? still + 1 : 0;
+    last = top;
+  }
+  const root = document.scrollingElement;
+  return {
+    top: heading.getBoundingClientRect().top,
+    margin: parseFloat(getComputedStyle(heading).scrollMarginTop) || 0,
+    atEnd: root.scrollTop + innerHeight >= root.scrollHeight - 1,
+    shown: heading.getBoundingClientRect().bottom <= innerHeight,
+  };
+}"""
+
+
+def headings(page) -> list[str]:
+    return page.evaluate(
+        """() => [...document.querySelectorAll('article :is(h1,h2,h3,h4,h5,h6)[id]')]
+             .filter(h => h.offsetParent !== null).map(h => h.id)"""
+    )
+
+
+def misses(page, base: str, url: str, width: int) -> tuple[int, list[str]]:
+    """(headings opened, 'page#id: how far off' for each that did not land)."""
+    page.goto(base + url)
+    ids = headings(page)
+    missed = []
+    for number, heading in enumerate(ids):
+        page.goto(f"{base}{url}?link={number}#{heading}")
+        where = page.evaluate(WHERE, heading)
+        if where is None:
+            missed.append(f"{width} px {url}#{heading}: no such id")
+            continue
+        off = where["top"] - where["margin"]
+        landed = abs(off) <= TOLERANCE or (where["atEnd"] and where["shown"] and off > 0)
+        if not landed:
+            missed.append(f"{width} px {url or 'home'}#{heading}: {off:+.0f} px from its place")
+    return len(ids), missed
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_every_heading_link_lands_on_its_heading(site, browser, width):
+    site_dir, base = site
+    context = browser.new_context(viewport={"width": width, "height": 800})
+    page = context.new_page()
+    opened, missed = 0, []
+    for url in page_urls(site_dir):
+        count, page_misses = misses(page, base, url, width)
+        opened += count
+        missed += page_misses
+    context.close()
+    assert opened > 150, f"only {opened} headings found"
+    assert not missed, f"{len(missed)} of {opened} links did not land:\n" + "\n".join(missed)
