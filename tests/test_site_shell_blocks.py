@@ -24,9 +24,11 @@ from guide_harness import (
     powershell_script,
     shell_command,
 )
+from readme_commands import run_bounded
 
 BLOCKS = all_shell_blocks()
 ON_WINDOWS = os.name == "nt"
+BLOCK_TIMEOUT = 1800  # seconds, per block and shell
 
 
 def _params():
@@ -67,8 +69,13 @@ def test_site_shell_block_runs(block, shell, tmp_path):
     else:
         file = tmp_path / "block.ps1"
         file.write_text(powershell_script(block), encoding="utf-8-sig", newline="")  # BOM: PowerShell 5.1 reads UTF-8
-    result = subprocess.run(shell_command(shell, file), cwd=project, env=env, capture_output=True, text=True,
-                            encoding="utf-8", errors="replace", timeout=1800)
+    # Bounded for the whole tree: on a timeout pwsh or cmd and the python under it are stopped together.
+    try:
+        result = run_bounded(shell_command(shell, file), timeout=BLOCK_TIMEOUT, cwd=project, env=env,
+                             encoding="utf-8", errors="replace")
+    except subprocess.TimeoutExpired as timeout:
+        pytest.fail(f"{block.test_id} in {shell} ran past {BLOCK_TIMEOUT} s\n{block.code}\n--- output\n"
+                    f"{(timeout.output or '')[-3000:]}\n{(timeout.stderr or '')[-3000:]}", pytrace=False)
     assert result.returncode == 0, (
         f"{block.test_id} in {shell} exited {result.returncode}\n{block.code}\n--- output\n"
         f"{result.stdout[-3000:]}\n{result.stderr[-3000:]}"

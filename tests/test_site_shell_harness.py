@@ -134,8 +134,10 @@ def test_powershell_script_stops_at_the_first_failing_line():
 def test_cmd_script_calls_batch_files_and_stops_at_the_first_failing_line():
     block = shell_blocks_of("page.md", "```bat\n.venv\\Scripts\\activate.bat\nrem why\npython -m pip check\n```\n")[0]
     assert cmd_script(block).split("\r\n") == [
-        "call .venv\\Scripts\\activate.bat", "if errorlevel 1 exit /b %errorlevel%", "rem why",
-        "python -m pip check", "if errorlevel 1 exit /b %errorlevel%", "exit /b 0", ""]
+        "call .venv\\Scripts\\activate.bat", "if %errorlevel% neq 0 exit /b %errorlevel%", "rem why",
+        "python -m pip check", "if %errorlevel% neq 0 exit /b %errorlevel%", "exit /b 0", ""]
+    # `if errorlevel 1` is true for 1 and above only: a crash's negative NTSTATUS code would pass.
+    assert "if errorlevel" not in cmd_script(block)
 
 
 SHELL_FENCE_LABEL = re.compile(r"^[ \t]*(?:`{3,}|~{3,})[ \t]*\{?\.?([\w+-]+)", re.M)

@@ -323,6 +323,9 @@ def windows_problems(workflow: dict) -> list:
         problems.append(f"triggers are {sorted(map(str, on))}, not push + pull_request + workflow_dispatch")
     if "pull_request_target" in on:
         problems.append("pull_request_target runs with a write token: never")
+    if "push" in on and on["push"] != {"branches": ["main"]}:
+        # push and pull_request both fire for a pull request's own branch: two hour-long runs per push.
+        problems.append(f"push trigger is {on['push']!r}, not {{branches: [main]}} (pull requests run as pull_request)")
     for name, job in (workflow.get("jobs") or {}).items():
         labels = runs_on_labels(job)
         if len(labels) != 1 or not next(iter(labels)).startswith("windows-") or "self-hosted" in labels:
@@ -369,6 +372,7 @@ def _windows_mutants():
 
     return {
         "no pull_request": mutate(lambda wf, job, on: on.pop("pull_request")),
+        "push on every branch": mutate(lambda wf, job, on: on.update(push=None)),
         "pull_request_target": mutate(lambda wf, job, on: on.update(pull_request_target=None)),
         "self-hosted": mutate(lambda wf, job, on: job.update({"runs-on": ["self-hosted", "windows"]})),
         "ubuntu": mutate(lambda wf, job, on: job.update({"runs-on": "ubuntu-latest"})),
@@ -639,3 +643,28 @@ def test_least_privilege_rule_catches_broad_permissions():
     workflow = load(SITE)
     del workflow["jobs"]["build"]["permissions"]
     assert least_privilege_problems(workflow) != []
+
+
+ACTIONLINT = GITHUB_DIR / "actionlint.yaml"
+DEFAULT_RUNNER_LABELS = {"self-hosted", "windows", "linux", "macos", "x64", "arm64", "arm"}
+
+
+def actionlint_label_problems(config: dict, workflows: list[dict]) -> list:
+    """Every custom label of a self-hosted job is in .github/actionlint.yaml (else actionlint calls it unknown)."""
+    known = set((config.get("self-hosted-runner") or {}).get("labels") or [])
+    problems = []
+    for workflow in workflows:
+        for name, job in (workflow.get("jobs") or {}).items():
+            labels = runs_on_labels(job)
+            if "self-hosted" in labels:
+                problems += [f"job {name}: label {label!r} is not in actionlint.yaml"
+                             for label in sorted(labels - DEFAULT_RUNNER_LABELS - known)]
+    return problems
+
+
+def test_actionlint_knows_the_runner_labels():
+    assert actionlint_label_problems(yaml.safe_load(ACTIONLINT.read_text(encoding="utf-8")), [load(p) for p in WORKFLOW_FILES]) == []
+
+
+def test_actionlint_label_rule_catches():
+    assert actionlint_label_problems({}, [load(DIRECTML)]) == ["job gpu-tests: label 'directml' is not in actionlint.yaml"]
