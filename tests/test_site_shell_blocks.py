@@ -24,6 +24,7 @@ from guide_harness import (
     powershell_script,
     shell_command,
 )
+from directml_policy import software_adapter_only
 from readme_commands import run_bounded
 
 BLOCKS = all_shell_blocks()
@@ -63,6 +64,8 @@ def test_site_shell_block_runs(block, shell, tmp_path):
         scripts = str(project / ".venv" / "Scripts")
         env["VIRTUAL_ENV"] = str(project / ".venv")
     env["PATH"] = scripts + os.pathsep + env.get("PATH", "")
+    if software_adapter_only():
+        env["TORCH_DEVICE"] = "cpu"  # not WARP: Direct3D 12 on the CPU (tests/directml_policy.py)
     if shell == "cmd":
         file = tmp_path / "block.cmd"
         file.write_text(cmd_script(block), encoding="utf-8", newline="")

@@ -230,3 +230,22 @@ def test_the_end_of_run_summary_counts_and_lists_them(tmp_path):
            "1 runs skipped, 0 errors" in summary
     assert "  manual setup.md:72 [pwsh,powershell] (needs conda init)" in summary
     assert "  skipped 1: shell blocks run on Windows only" in summary
+
+
+# verify_directml.py without --allow-fallback exits 1 where there is no DirectML adapter: such a block needs one.
+NEEDS_DIRECTML = re.compile(r"verify_directml\.py(?![^\n]*--allow-fallback)")
+
+
+def directml_marking_problems(blocks) -> list[str]:
+    return [f"{b.test_id}: runs verify_directml.py without --allow-fallback: mark it <!-- site-block: directml=yes -->"
+            for b in blocks if NEEDS_DIRECTML.search(b.code) and not b.directml and not b.manual]
+
+
+def test_blocks_that_need_directml_are_marked():
+    assert directml_marking_problems(all_shell_blocks()) == []
+
+
+def test_the_directml_marking_rule_catches():
+    unmarked = shell_blocks_of("page.md", "```powershell\npython verify_directml.py\n```\n")
+    fallback = shell_blocks_of("page.md", "```powershell\npython verify_directml.py --allow-fallback\n```\n")
+    assert directml_marking_problems(unmarked) != [] and directml_marking_problems(fallback) == []
