@@ -40,13 +40,11 @@ def install_lines(code: str) -> list[str]:
     return [m.group("args") for m in map(INSTALL_LINE.match, code.splitlines()) if m]
 
 
-def environment_key(block) -> str | None:
-    """What the block's installs build in a .venv (its own, or env=venv's): its requirements and indexes,
-    sorted, options aside. None when it builds none: it installs nothing, installs into the suite's own
-    environment, or makes its .venv with uv (`uv venv` replaces a .venv it finds: it cannot reuse one)."""
+def requirements_key(block) -> str | None:
+    """What the block's install lines ask for: requirements and indexes, sorted, options aside; None
+    when it installs nothing."""
     lines = install_lines(block.code)
-    builds = block.env == "venv" or re.search(r"-m venv\b", block.code)
-    if not lines or not builds or re.search(r"^\s*uv\s+venv\b", block.code, re.M):
+    if not lines:
         return None
     words = []
     for args in lines:
@@ -59,6 +57,19 @@ def environment_key(block) -> str | None:
             elif part not in MANNER_OPTIONS:
                 words.append(part)
     return " ".join(sorted(set(words)))
+
+
+def makes_venv(block) -> bool:
+    return block.env == "venv" or bool(re.search(r"-m venv\b|^\s*uv\s+venv\b", block.code, re.M))
+
+
+def environment_key(block) -> str | None:
+    """The environment a block's installs build in a .venv (its own, or env=venv's), shared by every
+    block with the same key. None when it builds none to share: it installs nothing, installs into the
+    suite's own environment, or makes its .venv with uv (`uv venv` replaces a .venv it finds)."""
+    if not makes_venv(block) or re.search(r"^\s*uv\s+venv\b", block.code, re.M):
+        return None
+    return requirements_key(block)
 
 
 def installs_setting(environ=os.environ) -> str:
@@ -127,6 +138,10 @@ class SharedEnvironments:
             return self.folders[key], False
         self.folders[key] = folder = self.make_folder(f"env{len(self.folders)}")
         return folder, True
+
+    def scratch(self) -> Path:
+        """A short project folder of its own (b0, b1, ...) for a block that shares none: its paths stay short."""
+        return self.make_folder("b")
 
     def finished(self, key: str, passed: bool) -> None:
         self.left[key] -= 1

@@ -33,6 +33,7 @@ from shell_environments import (
     SharedEnvironments,
     environment_key,
     installs_setting,
+    remove_tree,
     runs_of,
     skip_reason,
 )
@@ -71,10 +72,11 @@ def shared_environments(request, tmp_path_factory):
     shared.release_all()
 
 
-def _project(block, tmp_path, shared):
+def _project(block, shared):
     """The block's project folder, with the snippets in it (and its .venv for env=venv)."""
     key = environment_key(block)
-    project, fresh = shared.folder(key) if key else (tmp_path / "project", True)
+    # Short folders (envK0, bN under pytest's base folder): paths stay under MAX_PATH (tests/test_windows_paths.py).
+    project, fresh = shared.folder(key) if key else (shared.scratch(), True)
     if fresh:
         project.mkdir(exist_ok=True)
         for script in SNIPPETS.glob("*.py"):
@@ -91,7 +93,7 @@ def test_site_shell_block_runs(block, shell, tmp_path, request):
     if reason:
         pytest.skip(reason)
     shared = request.getfixturevalue("shared_environments")
-    project, key = _project(block, tmp_path, shared)
+    project, key = _project(block, shared)
     passed = False
     try:
         _run(block, shell, project, tmp_path)
@@ -99,6 +101,8 @@ def test_site_shell_block_runs(block, shell, tmp_path, request):
     finally:
         if key:
             shared.finished(key, passed)
+        elif passed:
+            remove_tree(project)
 
 
 def _run(block, shell, project, tmp_path):

@@ -38,6 +38,8 @@ def environments() -> dict[str, list[str]]:
         "torch-directml": ["torch-directml"],
         "torch==2.14.1 torchvision==0.29.1": ["torch==2.14.1", "torchvision==0.29.1"],
         "the suite (--group test, the Windows lock)": ["-r", str(_lock_without_sdists())],
+        # A new venv holds the pip that Python 3.12.10's ensurepip brings (the hosted image's 3.12).
+        "a new venv (pip only)": ["pip==25.0.1"],
     }
 
 
