@@ -107,7 +107,7 @@ def _directml_run_is_incomplete(session: pytest.Session) -> bool:
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     # Belt and braces: on the GPU runner a skipped DirectML test is a failed run, whoever skipped it,
     # and so is a run in which no DirectML test passed at all (markers lost, tests deselected).
-    if REQUIRE_DIRECTML and _directml_run_is_incomplete(session):
+    if REQUIRE_DIRECTML and not session.config.option.collectonly and _directml_run_is_incomplete(session):
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
@@ -115,7 +115,9 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
     if _directml_skips or _directml_passed or REQUIRE_DIRECTML:
         terminalreporter.write_sep("-", "DirectML")
         line = f"{len(_directml_passed)} DirectML tests passed, {len(_directml_skips)} skipped"
-        if REQUIRE_DIRECTML:
+        if REQUIRE_DIRECTML and config.option.collectonly:
+            line += " (REQUIRE_DIRECTML=1; --collect-only runs none)"
+        elif REQUIRE_DIRECTML:
             failed = _directml_run_is_incomplete(_session[0])
             line += " (FAILED: REQUIRE_DIRECTML=1 needs all of them to run)" if failed else " (REQUIRE_DIRECTML=1)"
         else:

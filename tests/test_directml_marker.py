@@ -131,3 +131,15 @@ def test_software_adapter_only_in_process(monkeypatch):
             assert directml_policy.software_adapter_only() is expected, names
         finally:
             directml_policy.directml_status.cache_clear()
+
+
+def test_collecting_only_is_no_failed_directml_run(tmp_path):
+    # `pytest --collect-only` under REQUIRE_DIRECTML=1 (the GPU job's environment) runs no test: not a failure.
+    (tmp_path / "conftest.py").write_text('pytest_plugins = ["directml_policy"]\n', encoding="utf-8")
+    (tmp_path / "pytest.ini").write_text("[pytest]\nmarkers =\n    directml: needs DirectML\n", encoding="utf-8")
+    (tmp_path / "test_sample.py").write_text(TESTS_WITH_MARKER, encoding="utf-8")
+    fake = fake_directml.install(tmp_path, import_error=fake_directml.NOT_INSTALLED)
+    env = {"PYTHONPATH": os.pathsep.join([fake, str(TESTS)]), "REQUIRE_DIRECTML": "1"}
+    result = run_python(["-m", "pytest", "-p", "no:cacheprovider", "--collect-only", "-q", str(tmp_path)], cwd=tmp_path, **env)
+    assert result.returncode == 0, result.stdout
+    assert "2 tests collected" in result.stdout

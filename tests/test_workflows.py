@@ -780,3 +780,33 @@ def test_pick_prints_the_locks_own_setuptools_with_its_hashes():
     missing = subprocess.run([sys.executable, str(GITHUB_DIR / "locks" / "pick.py"), str(lock), "not-a-package"],
                              capture_output=True, text=True, timeout=60)
     assert missing.returncode == 1 and missing.stderr.strip() == "error: not in the lock: not-a-package"
+
+
+# What docs/contributing/first-run.md says each first run prints, and the file that prints it.
+FIRST_RUN_QUOTES = {
+    "Pages URL: ": ".github/workflows/site.yml",
+    "GitHub Pages is off": ".github/workflows/site.yml",
+    "GitHub Pages publishes from GitHub Actions": ".github/workflows/site.yml",
+    "torch-directml: ": "tests/directml_policy.py",
+    "(software)": "tests/directml_policy.py",
+    "DirectML tests passed, ": "tests/directml_policy.py",
+    "(REQUIRE_DIRECTML=1)": "tests/directml_policy.py",
+    "SHELL_BLOCK_INSTALLS=all installs it": "tests/shell_environments.py",
+    "axe-core is not installed": "tests/site_server.py",
+    "no Chromium": "tests/site_server.py",
+    "does not import": "tests/directml_policy.py",
+    "job-started hook: allowed: event ": "tests/test_runner_hook.py",  # which runs the hook and checks its line
+    'print("OK:"': "snippets/verify_directml.py",
+}
+
+
+def test_the_first_run_page_quotes_what_the_workflows_print():
+    page = (ROOT / "docs" / "contributing" / "first-run.md").read_text(encoding="utf-8")
+    for quote, source in FIRST_RUN_QUOTES.items():
+        text = (ROOT / source).read_text(encoding="utf-8").replace("{INSTALLS_VARIABLE}", "SHELL_BLOCK_INSTALLS")
+        assert quote in text, f"{source} no longer prints {quote!r}: update first-run.md"
+        shown = quote.removeprefix('print("').rstrip('"')
+        assert shown.strip() in page, f"first-run.md does not show {shown!r}"
+    nav = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8").replace("!ENV", ""))["nav"]
+    contributing = next(item["Contributing"] for item in nav if isinstance(item, dict) and "Contributing" in item)
+    assert {"First run": "contributing/first-run.md"} in contributing
