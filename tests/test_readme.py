@@ -188,13 +188,11 @@ def _alive(pid: int) -> bool:
     if os.name == "nt":  # os.kill(pid, 0) would terminate it there
         listed = subprocess.run(["tasklist", "/FI", f"PID eq {pid}", "/NH"], capture_output=True, text=True)
         return str(pid) in listed.stdout
+    # Linux: a process is alive while /proc has it and it is not a zombie (killed, not yet reaped).
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+        return not Path(f"/proc/{pid}/stat").read_text().rsplit(") ", 1)[-1].startswith("Z")
+    except FileNotFoundError:
         return False
-    # A zombie (killed, not yet reaped) counts as gone.
-    stat = Path(f"/proc/{pid}/stat")
-    return not (stat.is_file() and stat.read_text().rsplit(") ", 1)[-1].startswith("Z"))
 
 
 WINDOWS_INLINE = re.compile(r"\(Windows: `([^`]+)`\)")

@@ -100,7 +100,7 @@ def stop(process: subprocess.Popen) -> None:
         if os.name == "nt":
             subprocess.run(["taskkill", "/F", "/T", "/PID", str(process.pid)], capture_output=True, check=False)
         elif _leads_its_group(process):
-            os.killpg(process.pid, signal.SIGKILL)
+            os.killpg(process.pid, signal.SIGKILL) if hasattr(os, "killpg") else process.kill()
         else:
             process.kill()
     process.wait(timeout=60)
@@ -119,8 +119,7 @@ def run_bounded(args: list[str], timeout: float, **popen) -> subprocess.Complete
     subprocess.run kills only its child on a timeout, then waits without a limit for the pipes, which a
     grandchild (python under pwsh or cmd) still holds on Windows. Here the whole tree is stopped, and the
     pipes are read for at most 60 s more. Raises subprocess.TimeoutExpired with what was printed."""
-    if os.name != "nt":
-        popen.setdefault("start_new_session", True)  # its own process group, for stop()
+    popen.setdefault("start_new_session", hasattr(os, "setsid"))  # POSIX: its own process group, for stop()
     process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **popen)
     try:
         stdout, stderr = process.communicate(timeout=timeout)
