@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 
 import torch
@@ -62,6 +63,44 @@ def gpu_backend() -> str:
     torch.cuda API.
     """
     return "ROCm" if torch.version.hip else "CUDA"
+
+
+# Integrated GPUs by name, where the driver does not say so: AMD's are
+# called "Radeon(TM) Graphics", "Radeon 780M Graphics", "Radeon 8060S
+# Graphics"; Intel's "UHD", "Iris", "Arc(TM) Graphics".
+INTEGRATED_NAME = re.compile(
+    r"Radeon\S* (\d{3,4}[MS] )?Graphics|Radeon\S* (RX )?Vega \d+ Graphics"
+    r"|\bUHD\b|\bIris\b|\bArc\S* Graphics$",
+    re.IGNORECASE,
+)
+
+
+def _is_integrated(index: int) -> bool:
+    """Whether torch.cuda's GPU ``index`` is an integrated one (an APU's
+    or a laptop CPU's), by the driver's flag or else by its name.
+    """
+    properties = torch.cuda.get_device_properties(index)
+    return bool(getattr(properties, "is_integrated", False)) or bool(
+        INTEGRATED_NAME.search(torch.cuda.get_device_name(index))
+    )
+
+
+def _first_discrete_gpu() -> tuple[int, str]:
+    """(index, note): the first torch.cuda GPU that is not integrated, or
+    0. On AMD's ROCm builds a Ryzen CPU's integrated GPU can be cuda:0 and
+    the Radeon card cuda:1.
+    """
+    count = torch.cuda.device_count()
+    if count < 2:
+        return 0, ""
+    discrete = [i for i in range(count) if not _is_integrated(i)]
+    if not discrete or discrete[0] == 0:
+        return 0, ""
+    first = discrete[0]
+    skipped = ", ".join(
+        f"cuda:{i} {torch.cuda.get_device_name(i)}" for i in range(first)
+    )
+    return first, f"; integrated GPU skipped: {skipped}"
 
 
 def _explicit(request: str) -> tuple[torch.device, str]:
@@ -147,10 +186,11 @@ def choose_device(request: str | None = None) -> tuple[torch.device, str]:
     if torch.cuda.is_available():
         # AMD's ROCm builds of PyTorch answer through torch.cuda too;
         # torch.version.hip tells them apart.
+        index, skipped = _first_discrete_gpu()
         return (
-            torch.device("cuda", 0),
-            f"{gpu_backend()} GPU 0: {torch.cuda.get_device_name(0)} "
-            f"({why_not_dml})",
+            torch.device("cuda", index),
+            f"{gpu_backend()} GPU {index}: "
+            f"{torch.cuda.get_device_name(index)} ({why_not_dml}{skipped})",
         )
 
     return torch.device(

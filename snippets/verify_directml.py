@@ -24,6 +24,18 @@ class VerificationError(Exception):
     """Something a reader can fix; the message says what to do."""
 
 
+class NoDirectMLForThisPython(VerificationError):
+    """This Python has no torch-directml wheel; the other back-ends (ROCm,
+    XPU, CUDA, CPU) have their own Python versions and may work.
+    """
+
+    def __init__(self, version: str, fix: str) -> None:
+        super().__init__(
+            f"Python {version} has no torch-directml wheel {fix}"
+        )
+        self.version = version
+
+
 def package_version(name: str) -> str:
     try:
         return metadata.version(name)
@@ -37,10 +49,10 @@ def check_python(
     lowest, highest = SUPPORTED_PYTHON
     current = tuple(version_info[:2])
     if not lowest <= current <= highest:
-        raise VerificationError(
-            f"Python {current[0]}.{current[1]} has no torch-directml wheel "
+        raise NoDirectMLForThisPython(
+            f"{current[0]}.{current[1]}",
             f"(it needs 3.{lowest[1]} to 3.{highest[1]}): install Python "
-            "3.12 and create the environment again"
+            "3.12 and create the environment again",
         )
 
 
@@ -193,7 +205,14 @@ def main(argv: list[str] | None = None) -> int:
         if not args.allow_fallback:
             print(f"error: {problem}", file=sys.stderr)
             return 1
-        print(f"DirectML does not work here: {problem}")
+        if isinstance(problem, NoDirectMLForThisPython):
+            # Not a fault: AMD's ROCm and PyTorch XPU wheels exist for it.
+            print(
+                f"DirectML skipped: Python {problem.version} has no "
+                "torch-directml wheel; checking the other back-ends"
+            )
+        else:
+            print(f"DirectML does not work here: {problem}")
     try:
         print("OK:", verify_fallback())
         return 0

@@ -47,8 +47,24 @@ def test_search_index_covers_pages(built_site):
     assert "verification/" in locations
 
 
-def test_unknown_pin_fails_the_build(tmp_path):
-    """The {{ pin.X }} hook is strict: a typo is a build error, not a blank in the page."""
+def test_checked_dates_are_filled_in(built_site):
+    """{{ checked.NAME }} becomes the date in docs/hooks/data/sources.yml, in both editions."""
+    from guide import checked
+
+    site, _ = built_site
+    date = checked.checked_dates()["amd-rocm-windows"]
+    for page in (site / "setup" / "index.html", site / "zh" / "setup" / "index.html"):
+        text = page.read_text(encoding="utf-8")
+        assert "{{ checked." not in text
+        assert date in text, page
+
+
+@pytest.mark.parametrize("placeholder, message", [
+    ("{{ pin.torhc }}", "unknown pin 'torhc'"),
+    ("{{ checked.amd-rocm-windws }}", "unknown checked date 'amd-rocm-windws'"),
+])
+def test_unknown_pin_fails_the_build(tmp_path, placeholder, message):
+    """The {{ pin.X }} and {{ checked.X }} hooks are strict: a typo is a build error, not a blank in the page."""
     config = load_mkdocs_yml((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
     config["nav"] = [{"Home": "index.md"}]
     config.pop("watch", None)  # the copy has no snippets/ folder to watch
@@ -58,9 +74,48 @@ def test_unknown_pin_fails_the_build(tmp_path):
     custom_dir = config.get("theme", {}).get("custom_dir")
     if custom_dir:  # the theme's template overrides (docs/overrides)
         shutil.copytree(ROOT / custom_dir, tmp_path / custom_dir)
-    (docs / "index.md").write_text("# Home\n\nInstall torch {{ pin.torhc }}.\n", encoding="utf-8")
+    (docs / "index.md").write_text(f"# Home\n\nInstall torch {placeholder}.\n", encoding="utf-8")
     (tmp_path / "pyproject.toml").write_text((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     (tmp_path / "mkdocs.yml").write_text(yaml.safe_dump(config), encoding="utf-8")
     result = run_python(["-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")], cwd=tmp_path, timeout=300)
     assert result.returncode != 0
-    assert "unknown pin 'torhc'" in result.stderr + result.stdout
+    assert message in result.stderr + result.stdout
+
+
+def doctor_sections() -> set[str]:
+    """Every page section snippets/doctor.py can print: trouble("anchor") calls, the anchors assigned to
+    `anchor` and those of LOADER_ERRORS (as troubleshooting/#anchor), and literal "page/#anchor" paths."""
+    import ast
+
+    from guide_harness import SNIPPETS, load_snippet
+
+    tree = ast.parse((SNIPPETS / "doctor.py").read_text(encoding="utf-8"))
+    anchors = {anchor for *_, anchor in load_snippet("doctor").LOADER_ERRORS if anchor}
+    sections = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "trouble":
+            anchors |= {arg.value for arg in node.args if isinstance(arg, ast.Constant)}
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "anchor" for t in node.targets):
+            values = [node.value.body, node.value.orelse] if isinstance(node.value, ast.IfExp) else [node.value]
+            anchors |= {v.value for v in values if isinstance(v, ast.Constant) and v.value}
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and re.fullmatch(r"[a-z]+/(#[\w-]+)?",
+                                                                                          node.value):
+            sections.add(node.value)
+    return sections | {f"troubleshooting/#{anchor}" for anchor in anchors}
+
+
+def test_every_section_the_doctor_prints_exists_in_both_editions(built_site):
+    """The doctor prints "troubleshooting/#anchor": that heading must exist on the built page, English and
+    Chinese (whose headings keep the English anchors)."""
+    site, _ = built_site
+    sections = doctor_sections()
+    assert len(sections) >= 10 and "verification/#choose-the-device-in-your-own-scripts" in sections, sections
+    missing = []
+    for section in sorted(sections):
+        page, _, anchor = section.partition("#")
+        for edition in ("", "zh/"):
+            built = site / edition / page / "index.html"
+            text = built.read_text(encoding="utf-8") if built.exists() else ""
+            if not text or (anchor and f'id="{anchor}"' not in text):
+                missing.append(f"{edition}{section}")
+    assert not missing, f"the doctor points at sections the site lacks: {missing}"

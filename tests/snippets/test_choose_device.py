@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import types
+
 
 import pytest
 import torch
@@ -168,3 +170,56 @@ def test_real_directml_is_chosen_and_computes():
     device, reason = choose_device.choose_device()
     assert device.type == "privateuseone", reason
     assert (torch.ones(3, device=device) * 2).sum().item() == 6.0
+
+
+def several_gpus(monkeypatch, gpus, hip="7.1.52802"):
+    """Stand-in torch.cuda with several GPUs: (name, is_integrated or None where the driver has no flag)."""
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: len(gpus))
+    monkeypatch.setattr(torch.cuda, "get_device_name", lambda i=0: gpus[i][0])
+    monkeypatch.setattr(torch.version, "hip", hip)
+
+    def properties(i):
+        flag = gpus[i][1]
+        return types.SimpleNamespace(name=gpus[i][0]) if flag is None else \
+            types.SimpleNamespace(name=gpus[i][0], is_integrated=flag)
+
+    monkeypatch.setattr(torch.cuda, "get_device_properties", properties)
+
+
+# ROCm/TheRock#3392 (Ryzen 9000 iGPU as cuda:0, RX 9000 as cuda:1) and legacy-rocm-build#5448 (Windows lists
+# "AMD Radeon(TM) Graphics" and "AMD Radeon RX 7900 XTX"), as ROCm's torch.cuda reports them.
+@pytest.mark.parametrize("gpus", [
+    [("AMD Radeon(TM) Graphics", True), ("AMD Radeon RX 7900 XTX", False)],
+    [("AMD Radeon(TM) Graphics", False), ("AMD Radeon RX 9070 XT", False)],  # the flag wrong: the name decides
+    [("AMD Radeon 780M Graphics", None), ("AMD Radeon RX 7900 XTX", None)],  # no flag at all
+])
+def test_an_integrated_gpu_first_is_skipped_and_the_reason_says_so(machine, monkeypatch, gpus):
+    several_gpus(monkeypatch, gpus)
+    device, reason = choose_device.choose_device()
+    assert device == torch.device("cuda", 1)
+    assert reason == (f"ROCm GPU 1: {gpus[1][0]} (torch-directml is not installed; "
+                      f"integrated GPU skipped: cuda:0 {gpus[0][0]})")
+
+
+@pytest.mark.parametrize("gpus", [
+    [("AMD Radeon RX 7900 XTX", False), ("AMD Radeon(TM) Graphics", True)],  # already first
+    [("AMD Radeon 8060S Graphics", True)],  # Strix Halo: the integrated GPU is the only one
+    [("AMD Radeon(TM) Graphics", True), ("AMD Radeon 780M Graphics", True)],  # all integrated: the first
+])
+def test_the_first_gpu_stays_when_no_discrete_one_follows_an_integrated_one(machine, monkeypatch, gpus):
+    several_gpus(monkeypatch, gpus)
+    device, reason = choose_device.choose_device()
+    assert device == torch.device("cuda", 0)
+    assert "skipped" not in reason
+
+
+def test_torch_device_still_takes_the_integrated_gpu(machine, monkeypatch):
+    several_gpus(monkeypatch, [("AMD Radeon(TM) Graphics", True), ("AMD Radeon RX 7900 XTX", False)])
+    monkeypatch.setenv("TORCH_DEVICE", "cuda:0")
+    assert choose_device.choose_device() == (torch.device("cuda", 0), "ROCm GPU 0: AMD Radeon(TM) Graphics, as requested")
+
+
+def test_torch_reports_is_integrated():
+    """The flag the rule reads exists in this torch (2.4.1 and current): a GPU-less build has the type too."""
+    assert "is_integrated" in dir(torch._C._CudaDeviceProperties)

@@ -149,3 +149,23 @@ def test_real_directml_passes(tmp_path):
     result = run_snippet("verify_directml.py", cwd=tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "OK: DirectML works on adapter" in result.stdout
+
+
+@pytest.mark.parametrize("version", [(3, 13), (3, 14)])
+def test_fallback_on_a_newer_python_does_not_ask_for_python_3_12(no_directml, monkeypatch, capsys, version):
+    """AMD's ROCm wheels and PyTorch XPU support Python 3.13/3.14: with --allow-fallback the reader is not told
+    to reinstall Python before hearing that everything works (issue 19)."""
+    real_check = verify_directml.check_python
+    monkeypatch.setattr(verify_directml, "check_python", lambda: real_check(version))
+    assert verify_directml.main(["--allow-fallback"]) == 0
+    out = capsys.readouterr().out
+    assert "install Python 3.12" not in out, out
+    assert f"DirectML skipped: Python {version[0]}.{version[1]} has no torch-directml wheel" in out
+    assert "OK: PyTorch works on cpu (CPU, not DirectML)" in out
+
+
+def test_without_fallback_a_newer_python_still_says_which_python_to_install(monkeypatch, capsys):
+    real_check = verify_directml.check_python
+    monkeypatch.setattr(verify_directml, "check_python", lambda: real_check((3, 13)))
+    assert verify_directml.main([]) == 1
+    assert "install Python 3.12 and create the environment again" in capsys.readouterr().err

@@ -1,6 +1,7 @@
 """The guide's page machinery: one package for the MkDocs build, the scripts in docs/hooks/ and the tests.
 
     pins            {{ pin.NAME }} -> the version pinned in pyproject.toml
+    checked         {{ checked.NAME }} -> the day a source was last checked (docs/hooks/data/)
     config          mkdocs.yml as MkDocs reads it, and --8<-- snippet expansion with its settings
     pages           the pages of both editions, their languages, their source after the pins
     directives      <!-- site-block: key=value ... --> before a fence: the one syntax, its keys, its parser

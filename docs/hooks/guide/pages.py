@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from guide import DOCS, ROOT, pins
+from guide import DOCS, ROOT, checked, pins
 
 # The Chinese edition: docs/PAGE.zh.md beside docs/PAGE.md (mkdocs-static-i18n, suffix layout, mkdocs.yml).
 TRANSLATIONS = ("zh",)
@@ -33,8 +33,8 @@ def translation_of(page: Path, language: str) -> Path:
 
 
 def page_source(page: Path) -> str:
-    """The page as MkDocs hands it to Markdown: after the {{ pin.X }} hook."""
-    return pins.expand_pins(page.read_text(encoding="utf-8"))
+    """The page as MkDocs hands it to Markdown: after the {{ pin.X }} and {{ checked.X }} hooks."""
+    return checked.expand_checked(pins.expand_pins(page.read_text(encoding="utf-8")))
 
 
 def included_files(text: str) -> set[Path]:

@@ -1,0 +1,465 @@
+"""Tests for snippets/doctor.py: every finding with stand-ins built from real reports (the texts, device lists,
+version strings and registry values of the threads cited), the real run on this machine (no false PROBLEM),
+the JSON report without user or host names, and the exit codes of the command-line contract."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import pathlib
+import random
+import re
+import sys
+import types
+
+import pytest
+
+from guide_harness import load_snippet, run_snippet
+
+doctor = load_snippet("doctor")
+
+
+def statuses(findings):
+    return [(f.status, f.topic) for f in findings]
+
+
+def only(findings, status):
+    return [f for f in findings if f.status == status]
+
+
+# ------------------------------------------------------------------ the real run on this machine
+
+
+def test_this_machine_has_no_false_problem(tmp_path):
+    """CI runs this in .venv (torch 2.4.1) and .venv-current (current torch): neither has a problem."""
+    result = run_snippet("doctor.py", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[-1] == "OK: the doctor found no problem"
+    assert all(re.match(r"(ok|note|PROBLEM) +\S", line) for line in lines[:-1]), result.stdout
+    assert "PROBLEM" not in result.stdout and result.stderr == ""
+    assert result.stdout.isascii()
+    assert re.search(r"^ok +import torch: works \(", result.stdout, re.M)
+
+
+def test_a_broken_torch_is_one_problem_line_not_a_traceback(tmp_path):
+    """import torch fails in the child Python (a stand-in torch first on the path): the doctor still reports."""
+    fake = tmp_path / "fake" / "torch"
+    fake.mkdir(parents=True)
+    # nunif#701 (2026-06), the message Windows gives when the Visual C++ runtime is missing.
+    (fake / "__init__.py").write_text(
+        "raise OSError('[WinError 1114] A dynamic link library (DLL) initialization routine failed. Error loading '\n"
+        "              '\"C:\\\\venv\\\\Lib\\\\site-packages\\\\torch\\\\lib\\\\c10.dll\" or one of its dependencies.')\n",
+        encoding="utf-8")
+    result = run_snippet("doctor.py", cwd=tmp_path, PYTHONPATH=str(fake.parent))
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "Traceback" not in result.stdout + result.stderr
+    assert re.search(r"^PROBLEM import torch: a DLL of torch does not load: the Microsoft Visual C\+\+ runtime .*"
+                     r"vc_redist\.x64\.exe.*\(see troubleshooting/#winerror-126-or-1114-c10dll\)$",
+                     result.stdout, re.M), result.stdout
+    assert result.stderr.strip().splitlines() == [
+        "error: 1 problem(s) found: fix the first PROBLEM line above, then run the doctor again"]
+
+
+def test_a_crash_in_import_torch_is_reported(tmp_path):
+    """pytorch/pytorch#157775: torch.xpu.is_available() ended the Python with 0xC0000005."""
+    fake = tmp_path / "fake" / "torch"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text("import os\nos.abort()\n", encoding="utf-8")
+    result = run_snippet("doctor.py", cwd=tmp_path, PYTHONPATH=str(fake.parent))
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert re.search(r"^PROBLEM import torch: fails: the Python that imported torch crashed \(exit 0x", result.stdout,
+                     re.M), result.stdout
+
+
+def test_windows_crash_status_is_shown_in_hex(monkeypatch):
+    monkeypatch.setattr(doctor.subprocess, "run",
+                        lambda *a, **k: types.SimpleNamespace(returncode=-1073741819, stdout="", stderr=""))
+    assert "exit 0xc0000005" in doctor.run_probe()["error"]
+
+
+# ------------------------------------------------------------------ a failing import, classified
+
+LOADER_CASES = [
+    # LykosAI/StabilityMatrix#1712 (ROCm 7.14, Smart App Control blocking rocsolver.dll)
+    ("OSError: [WinError 4551] An Application Control policy has blocked this file", "winerror-4551-smart-app-control"),
+    # unsloth#8847: the same on a Swedish Windows
+    ("OSError: [WinError 4551] En programkontrollprincip har blockerat den h\u00e4r filen. Error loading "
+     "\"...\\torch\\lib\\aotriton_v2.dll\" or one of its dependencies.", "winerror-4551-smart-app-control"),
+    # AUTOMATIC1111#9929 / diffusers#5247
+    ("OSError: [WinError 126] The specified module could not be found. Error loading "
+     "\"C:\\ai\\venv\\lib\\site-packages\\torch\\lib\\c10.dll\" or one of its dependencies.",
+     "winerror-126-or-1114-c10dll"),
+    # nagadomi/nunif#701
+    ("OSError: [WinError 1114] A dynamic link library (DLL) initialization routine failed. Error loading "
+     "\"...\\c10.dll\" or one of its dependencies.", "winerror-126-or-1114-c10dll"),
+    # pytorch/pytorch#138986
+    ("OSError: [WinError 126] The specified module could not be found. Error loading "
+     "\".venv\\Lib\\site-packages\\torch\\lib\\c10_xpu.dll\" or one of its dependencies.", "xpu-not-available"),
+    # microsoft/DirectML#627-style: torch replaced under torch-directml
+    ("ImportError: DLL load failed while importing torch_directml_native: The specified procedure could not be found.",
+     "another-package-replaced-torch"),
+]
+
+
+@pytest.mark.parametrize("error, anchor", LOADER_CASES)
+def test_loader_errors_are_classified(error, anchor):
+    [finding] = doctor.import_findings({"imported": False, "error": error})
+    assert finding.status == "PROBLEM" and finding.section == f"troubleshooting/#{anchor}"
+    assert finding.fix and finding.line().isascii()
+
+
+def test_torch_missing_and_an_unknown_error():
+    [missing] = doctor.import_findings({"imported": False, "error": "ModuleNotFoundError: No module named 'torch'"})
+    assert missing.section == "setup/" and "not installed" in missing.text
+    [unknown] = doctor.import_findings({"imported": False, "error": "RuntimeError: something new\nsecond line"})
+    assert unknown.section == "troubleshooting/#where-to-report-a-bug"
+    assert "something new" in unknown.text and "second line" not in unknown.text
+
+
+def test_probe_reports_an_import_error_in_process(tmp_path, monkeypatch):
+    fake = tmp_path / "torch"
+    fake.mkdir()
+    (fake / "__init__.py").write_text("raise OSError('[WinError 4551] An Application Control policy has blocked "
+                                      "this file')\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for name in [n for n in sys.modules if n == "torch" or n.startswith("torch.")]:
+        monkeypatch.delitem(sys.modules, name)
+    probe = doctor.probe_torch()
+    assert probe["imported"] is False
+    assert probe["error"] == "OSError: [WinError 4551] An Application Control policy has blocked this file"
+
+
+# ------------------------------------------------------------------ devices
+
+
+def fake_torch(cuda=(), hip=None, cuda_version="12.4", xpu=()):
+    """A stand-in torch module: cuda = [(name, bytes, is_integrated)], xpu = [(name, bytes)]."""
+    def props(entry):
+        return types.SimpleNamespace(name=entry[0], total_memory=entry[1], is_integrated=entry[2])
+
+    return types.SimpleNamespace(
+        __version__="2.14.1+test",
+        version=types.SimpleNamespace(cuda=None if hip else cuda_version, hip=hip, xpu="20260000" if xpu else None),
+        cuda=types.SimpleNamespace(is_available=lambda: bool(cuda), device_count=lambda: len(cuda),
+                                   get_device_properties=lambda i: props(cuda[i])),
+        xpu=types.SimpleNamespace(is_available=lambda: bool(xpu), device_count=lambda: len(xpu),
+                                  get_device_properties=lambda i: types.SimpleNamespace(
+                                      name=xpu[i][0], total_memory=xpu[i][1])),
+    )
+
+
+# ROCm/TheRock#3392: a Ryzen 9000's iGPU as cuda:0, the RX 9000 as cuda:1 (sizes as ROCm reports them).
+THEROCK_3392 = [("AMD Radeon(TM) Graphics", 2 * 2**30, True), ("AMD Radeon RX 9070 XT", 16 * 2**30, False)]
+
+
+def probe_of(torch_module, monkeypatch, directml=None):
+    monkeypatch.setitem(sys.modules, "torch", torch_module)
+    if directml is None:
+        monkeypatch.setitem(sys.modules, "torch_directml", None)  # import raises ModuleNotFoundError
+    else:
+        monkeypatch.setitem(sys.modules, "torch_directml", types.SimpleNamespace(
+            device_count=lambda: len(directml), device_name=lambda i: directml[i]))
+    return doctor.probe_torch()
+
+
+def test_rocm_integrated_gpu_first_is_named_with_its_fix(monkeypatch):
+    probe = probe_of(fake_torch(THEROCK_3392, hip="7.2.53211"), monkeypatch)
+    assert [d["device"] for d in probe["devices"]] == ["cuda:0", "cuda:1"]
+    found = doctor.device_findings(probe, {}, on_windows=False)
+    lines = [f.line() for f in found]
+    assert lines[0] == ("ok      device: cuda:0 (ROCm): AMD Radeon(TM) Graphics, 2.0 GB, integrated; "
+                        "chooser: choose/?gpu=AMD%20Radeon%28TM%29%20Graphics")
+    assert lines[1].startswith("ok      device: cuda:1 (ROCm): AMD Radeon RX 9070 XT, 16.0 GB; chooser: ")
+    [order] = [f for f in found if f.topic == "device order"]
+    assert order.status == "note" and "HIP_VISIBLE_DEVICES=1" in order.fix
+    assert order.section == "troubleshooting/#rocm-integrated-gpu-first"
+    assert not only(found, "PROBLEM")
+
+
+def test_discrete_first_gives_no_order_note(monkeypatch):
+    probe = probe_of(fake_torch(THEROCK_3392[::-1], hip="7.2.53211"), monkeypatch)
+    assert not [f for f in doctor.device_findings(probe, {}, on_windows=False) if f.topic == "device order"]
+
+
+def test_intel_xpu_and_directml_devices(monkeypatch):
+    # intel/torch-xpu-ops#4065 (Arc B580 on Windows); microsoft/DirectML#239 (the iGPU as adapter 0)
+    probe = probe_of(fake_torch(xpu=[("Intel(R) Arc(TM) B580 Graphics", 12 * 2**30)]), monkeypatch,
+                     directml=["Intel(R) UHD Graphics 770", "AMD Radeon RX 6700 XT"])
+    found = doctor.device_findings(probe, {}, on_windows=False)
+    texts = [f.text for f in found]
+    assert "xpu:0 (XPU): Intel(R) Arc(TM) B580 Graphics, 12.0 GB; chooser: " \
+           "choose/?gpu=Intel%28R%29%20Arc%28TM%29%20B580%20Graphics" in texts
+    assert any(t.startswith("privateuseone:1 (DirectML): AMD Radeon RX 6700 XT; chooser:") for t in texts)
+    [order] = [f for f in found if f.topic == "device order"]
+    assert order.section == "troubleshooting/#directml-uses-the-integrated-gpu"
+
+
+def test_on_windows_the_chooser_links_come_from_windows_adapter_names(monkeypatch):
+    probe = probe_of(fake_torch(THEROCK_3392, hip="7.2.53211"), monkeypatch)
+    assert "chooser" not in " ".join(f.text for f in doctor.device_findings(probe, {}, on_windows=True))
+
+
+@pytest.mark.parametrize("build, anchor", [({"hip": "7.2.53211"}, "where-to-report-a-bug"),
+                                           ({"xpu": "20260000"}, "xpu-not-available")])
+def test_a_gpu_build_that_sees_no_gpu_is_a_problem(build, anchor):
+    probe = {"imported": True, "version": "2.14.1", "devices": [], **build}
+    [finding] = doctor.device_findings(probe, {}, on_windows=True)
+    assert finding.status == "PROBLEM" and finding.section == f"troubleshooting/#{anchor}"
+
+
+def test_a_cuda_build_without_gpu_is_only_a_note():
+    """PyPI's Linux torch is a CUDA build: on a machine without an NVIDIA GPU (CI) that is no problem."""
+    probe = {"imported": True, "version": "2.4.1+cu121", "cuda": "12.1", "devices": []}
+    [finding] = doctor.device_findings(probe, {}, on_windows=False)
+    assert finding.status == "note"
+
+
+# ------------------------------------------------------------------ environment variables
+
+
+CUDA_BUILD = {"imported": True, "version": "2.14.1+cu130", "cuda": "13.0"}
+
+
+def test_a_visibility_variable_that_hides_every_gpu_is_the_problem():
+    probe = {**CUDA_BUILD, "devices": []}
+    env = {"CUDA_VISIBLE_DEVICES": ""}
+    assert doctor.device_findings(probe, env, on_windows=False) == []  # not blamed on the driver
+    found = doctor.visibility_findings(env, probe)
+    [hiding] = only(found, "PROBLEM")
+    assert hiding.topic == "CUDA_VISIBLE_DEVICES" and "Remove-Item Env:CUDA_VISIBLE_DEVICES" in hiding.fix
+    assert ("ok", "HIP_VISIBLE_DEVICES") in statuses(found)
+
+
+def test_a_visibility_variable_that_leaves_a_gpu_is_a_note():
+    probe = {**CUDA_BUILD, "devices": [{"backend": "ROCm", "device": "cuda:0", "name": "AMD Radeon RX 7900 XTX"}]}
+    found = doctor.visibility_findings({"HIP_VISIBLE_DEVICES": "1"}, probe)
+    assert ("note", "HIP_VISIBLE_DEVICES") in statuses(found) and not only(found, "PROBLEM")
+
+
+@pytest.mark.parametrize("value, status", [("cuda:0", "note"), ("cpu", "note"), ("cuda:1", "PROBLEM"),
+                                           ("gpu", "PROBLEM"), ("dml:x", "PROBLEM"), ("", "ok")])
+def test_torch_device(value, status):
+    probe = {**CUDA_BUILD, "devices": [{"backend": "CUDA", "device": "cuda:0", "name": "NVIDIA H200"}]}
+    [finding] = doctor.torch_device_findings(value, probe)
+    assert finding.status == status, finding.line()
+
+
+# ------------------------------------------------------------------ packages and Python
+
+
+def test_a_later_pip_install_that_replaced_the_rocm_build():
+    """legacy-rocm-build#5733: torch 2.9.0+rocmsdk20251116 became 2.9.1+cpu; AMD's rocm-sdk packages stay."""
+    found = doctor.torch_findings("2.9.1+cpu", "0.24.1+cpu", None, None, {"rocm-sdk-core", "torch"}, "Windows")
+    [replaced] = only(found, "PROBLEM")
+    assert replaced.section == "troubleshooting/#rocm-or-xpu-build-replaced-by-cpu" and "ROCm" in replaced.text
+
+
+def test_xpu_build_replaced_too():
+    found = doctor.torch_findings("2.8.0", "0.23.0", None, None, {"intel-sycl-rt"}, "Windows")
+    assert "XPU" in only(found, "PROBLEM")[0].text
+
+
+@pytest.mark.parametrize("torch_version, vision", [
+    ("2.9.0+rocmsdk20251116", "0.24.0+rocmsdk20251116"),  # legacy-rocm-build#5733, AMD's 7.1.1 wheels
+    ("2.13.0+rocm10.0.0", "0.28.0+rocm10.0.0"),  # TheRock#7839
+    ("2.8.0+xpu", "0.23.0+xpu"),  # pytorch#161743
+    ("2.4.1", "0.19.1"),  # torch-directml's pins, from PyPI
+])
+def test_matching_builds_are_ok(torch_version, vision):
+    companions = {"rocm-sdk-core"} if "rocm" in torch_version else {"intel-sycl-rt"} if "xpu" in torch_version else set()
+    found = doctor.torch_findings(torch_version, vision, None, None, companions, "Windows")
+    assert not only(found, "PROBLEM"), [f.line() for f in found]
+
+
+@pytest.mark.parametrize("torch_version, vision", [("2.9.0+rocmsdk20251116", "0.24.0"), ("2.4.1", "0.20.1")])
+def test_a_torchvision_from_elsewhere_is_a_problem(torch_version, vision):
+    [finding] = only(doctor.torch_findings(torch_version, vision, None, None, set(), "Windows"), "PROBLEM")
+    assert finding.topic == "torchvision"
+
+
+def test_torch_directml_and_the_torch_it_needs():
+    needs = doctor.directml_needs(["torch==2.4.1", "torchvision==0.19.1"])
+    assert needs == "2.4.1"
+    assert not only(doctor.torch_findings("2.4.1", "0.19.1", "0.2.5.dev240914", needs, set(), "Windows"), "PROBLEM")
+    [wrong] = only(doctor.torch_findings("2.5.0", "0.20.0", "0.2.5.dev240914", needs, set(), "Windows"), "PROBLEM")
+    assert wrong.topic == "torch-directml" and wrong.section == "troubleshooting/#another-package-replaced-torch"
+
+
+@pytest.mark.parametrize("version, system, build", [
+    ("2.4.1", "Windows", "CPU"), ("2.4.1", "Linux", "CUDA"), ("2.9.1+cpu", "Linux", "CPU"),
+    ("2.14.1+cu130", "Windows", "CUDA"), ("2.9.0+rocmsdk20251116", "Windows", "ROCm"), ("2.8.0+xpu", "Windows", "XPU"),
+])
+def test_build_of(version, system, build):
+    assert doctor.build_of(version, system) == build
+
+
+def test_torch_not_installed_and_pip_missing():
+    assert only(doctor.torch_findings(None, None, None, None, set()), "PROBLEM")
+    assert only(doctor.pip_findings(None), "PROBLEM")
+
+
+def test_python_checks():
+    assert doctor.python_findings((3, 12, 10), 64, "py") == [doctor.ok("python", "3.12.10, 64-bit, py")]
+    newer = doctor.python_findings((3, 13, 1), 64, "py")
+    assert not only(newer, "PROBLEM") and "3.11 to 3.14" in only(newer, "note")[0].text
+    assert only(doctor.python_findings((3, 12, 10), 32, "py"), "PROBLEM")
+
+
+@pytest.mark.parametrize("venv, conda, folder, status", [
+    ("/home/u/proj/.venv", "", "/home/u/proj", "ok"),  # the project's .venv
+    ("/home/u/proj/.venv", "", "/home/u/proj/notebooks", "ok"),  # run from a folder below it
+    ("/home/u/other/.venv", "", "/home/u/proj", "note"),  # another project's
+    ("", "", "/home/u/proj", "note"),  # the system Python
+    ("", "C:\\miniconda3\\envs\\dml", "C:\\proj", "ok"),
+])
+def test_environment(venv, conda, folder, status):
+    [finding] = doctor.environment_findings(venv, conda, pathlib.Path(folder))
+    assert finding.status == status, finding.line()
+
+
+def test_non_ascii_and_long_paths_are_notes_in_ascii():
+    found = doctor.console_findings("cp936", "C:\\Users\\\u5f20\u4e09\\\u9879\u76ee", "C:\\Users\\\u5f20\u4e09")
+    notes = only(found, "note")
+    assert [f.topic for f in notes] == ["project folder", "user folder"]
+    assert all(f.line().isascii() for f in found)
+    assert "\\u5f20\\u4e09" in notes[0].line()
+    assert only(doctor.console_findings("utf-8", "C:\\" + "x" * 210, "C:\\Users\\a"), "note")
+
+
+# ------------------------------------------------------------------ Windows, through a stand-in winreg
+
+
+class FakeWinreg:
+    """Reads HKEY_LOCAL_MACHINE from a dict {key: {value name: value}}, as winreg does."""
+    HKEY_LOCAL_MACHINE = "HKLM"
+
+    def __init__(self, values):
+        self.values = values
+
+    @contextlib.contextmanager
+    def OpenKey(self, root, key):  # noqa: N802 - winreg's name
+        if key not in self.values:
+            raise FileNotFoundError(2, "The system cannot find the file specified")
+        yield key
+
+    def QueryValueEx(self, key, name):  # noqa: N802
+        if name not in self.values[key]:
+            raise FileNotFoundError(2, "The system cannot find the file specified")
+        return self.values[key][name], 4
+
+
+POLICY = r"SYSTEM\CurrentControlSet\Control\CI\Policy"
+RUNTIME = r"SOFTWARE\Microsoft\VisualStudio\14.0\VC\Runtimes\x64"
+FILESYSTEM = r"SYSTEM\CurrentControlSet\Control\FileSystem"
+
+
+def windows(values, build=26100, tmp_path=None, monkeypatch=None):
+    if monkeypatch is not None:
+        monkeypatch.setenv("SystemRoot", str(tmp_path))  # no System32\vcruntime140_1.dll there
+    return doctor.windows_findings(build, FakeWinreg(values))
+
+
+def test_a_healthy_windows_11(tmp_path, monkeypatch):
+    adapters = {doctor.DISPLAY_CLASS + "\\0000": {"DriverDesc": "AMD Radeon(TM) Graphics"},
+                doctor.DISPLAY_CLASS + "\\0001": {"DriverDesc": "AMD Radeon RX 7900 XTX",
+                                                  "HardwareInformation.qwMemorySize": 25753026560}}
+    found = windows({POLICY: {"VerifiedAndReputablePolicyState": 0}, RUNTIME: {"Version": "v14.44.35211.00"},
+                     FILESYSTEM: {"LongPathsEnabled": 1}, **adapters}, 26100, tmp_path, monkeypatch)
+    assert only(found, "note") == [] and only(found, "PROBLEM") == []
+    lines = [f.line() for f in found]
+    assert "ok      windows: Windows 11 (build 26100)" in lines
+    assert "ok      windows GPU: AMD Radeon RX 7900 XTX, 24.0 GB; chooser: choose/?gpu=AMD%20Radeon%20RX%207900%20XTX" \
+        in lines
+    assert "ok      windows GPU: AMD Radeon(TM) Graphics; chooser: choose/?gpu=AMD%20Radeon%28TM%29%20Graphics" in lines
+
+
+@pytest.mark.parametrize("state", [1, 2])  # unsloth#6588: "VerifiedAndReputablePolicyState = 1" (on, enforcing)
+def test_smart_app_control_on_or_evaluating_is_a_note_with_its_section(state, tmp_path, monkeypatch):
+    found = windows({POLICY: {"VerifiedAndReputablePolicyState": state}, RUNTIME: {"Version": "v14.44"},
+                     FILESYSTEM: {"LongPathsEnabled": 1}}, 26100, tmp_path, monkeypatch)
+    [sac] = [f for f in found if f.topic == "smart app control"]
+    assert sac.status == "note" and sac.section == "troubleshooting/#winerror-4551-smart-app-control"
+
+
+def test_windows_10_no_runtime_no_long_paths(tmp_path, monkeypatch):
+    found = windows({}, 19045, tmp_path, monkeypatch)
+    assert ("note", "windows") in statuses(found) and ("note", "long paths") in statuses(found)
+    [runtime] = only(found, "PROBLEM")
+    assert runtime.topic == "visual c++ runtime" and runtime.section == "troubleshooting/#winerror-126-or-1114-c10dll"
+
+
+def test_the_runtime_dll_alone_counts(tmp_path, monkeypatch):
+    (tmp_path / "System32").mkdir()
+    (tmp_path / "System32" / "vcruntime140_1.dll").write_bytes(b"MZ")
+    assert not only(windows({}, 26100, tmp_path, monkeypatch), "PROBLEM")
+
+
+# ------------------------------------------------------------------ the JSON report
+
+
+def generated_names(count=60, seed=19):
+    """User and host names as Windows allows them: Latin, accented, Chinese, digits, dot, dash, space."""
+    alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789" \
+               "\u00e9\u00fc\u00df\u00d8\u5f20\u4e09\u674e\u56db\u738b\u5c0f\u660e\u7530\u4e2d.-_ "
+    rng = random.Random(seed)
+    fixed = ["\u5f20\u4e09", "Zhang San", "user", "PC", "DESKTOP-7K3J9Q", "\u00c9lodie", "a"]
+    made = ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 12))).strip() or "x" for _ in range(count)]
+    return fixed + made
+
+
+@pytest.mark.parametrize("user, host", list(zip(generated_names(), reversed(generated_names()))))
+def test_the_report_never_holds_the_user_or_host_name(user, host, monkeypatch):
+    monkeypatch.setenv("USERNAME", user)
+    monkeypatch.setenv("COMPUTERNAME", host)
+    monkeypatch.setattr(doctor.getpass, "getuser", lambda: user)
+    monkeypatch.setattr(doctor.socket, "gethostname", lambda: host)
+    monkeypatch.setattr(doctor.platform, "node", lambda: host)
+    findings = [
+        doctor.ok("python", f"3.12.10, 64-bit, C:\\Users\\{user}\\proj\\.venv\\Scripts\\python.exe"),
+        doctor.note("user folder", f"the path C:\\Users\\{user.upper()} has non-ASCII characters"),
+        doctor.problem("import torch", f"fails on {host}: \\\\{host.lower()}\\share\\{user}{host}", "fix", ""),
+    ]
+    text = doctor.report(findings, doctor.private_names(dict(os.environ)))
+    data = json.loads(text)
+    # Every value the report holds (its keys are the doctor's own words: status, topic, text, fix, section).
+    values = [value for entry in data["findings"] for value in entry.values()]
+    for name in (user, host):
+        for form in (name, name.upper(), name.lower()):
+            assert not [v for v in values if form in v], (form, values)
+    assert data["problems"] == 1 and len(values) == 15
+
+
+def test_main_writes_the_report_without_this_machines_names(tmp_path):
+    report = tmp_path / "report.json"
+    result = run_snippet("doctor.py", "--json", str(report), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    data = json.loads(report.read_text(encoding="utf-8"))
+    assert data["problems"] == 0 and len(data["findings"]) >= 8
+    names = doctor.private_names(dict(os.environ))
+    values = " ".join(v.lower() for entry in data["findings"] for v in entry.values())
+    assert names and not [n for n in names if n.lower() in values]
+
+
+# ------------------------------------------------------------------ exit codes
+
+
+def exit_code(*argv):
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
+        try:
+            return doctor.main(list(argv)), err.getvalue()
+        except SystemExit as stop:
+            return stop.code, err.getvalue()
+
+
+def test_exit_codes(monkeypatch, tmp_path):
+    monkeypatch.setattr(doctor, "run_probe", lambda: {"imported": True, "version": "2.4.1", "devices": []})
+    monkeypatch.setattr(doctor, "examine", lambda probe, env: [doctor.ok("python", "3.12")])
+    assert exit_code() == (0, "")
+    assert exit_code("--json", str(tmp_path / "missing" / "r.json"))[0] == 1
+    assert exit_code("--no-such-option")[0] == 2
+    monkeypatch.setattr(doctor, "examine", lambda probe, env: [doctor.problem("pip", "missing", "ensurepip")])
+    code, err = exit_code()
+    assert code == 1 and err.startswith("error: 1 problem(s) found")

@@ -1,0 +1,132 @@
+"""docs/hooks/data/ holds each "checked on" date once; pages quote it as {{ checked.NAME }}, never by hand."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import textwrap
+
+import pytest
+
+from guide import checked
+from guide_harness import DOCS, ROOT, pages
+
+# Shaped like the GPU table another change adds (docs/hooks/data/gpus.yml): a list of GPUs, each with
+# per-back-end facts that carry their own source: and checked: fields.
+GPU_TABLE = textwrap.dedent("""\
+    gpus:
+      - id: gfx1100
+        cards: [Radeon RX 7900 XTX, Radeon RX 7900 XT]
+        backends:
+          rocm-windows:
+            status: supported
+            source: https://example.org/amd-selector
+            checked: 2026-11-30
+            every: 30
+          directml:
+            status: works
+            source: https://example.org/directml
+            checked: 2026-06-01
+      - id: gfx803
+        cards: [Radeon RX 580]
+        note: no checked date here, so not an entry
+""")
+
+
+def write(tmp_path, name, text):
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+def test_the_real_data_has_sources_with_dates():
+    entries = checked.read_entries()
+    names = checked.checked_dates(entries)
+    assert names["amd-rocm-windows"] == "2026-11-30"
+    assert names["sources.sources.amd-rocm-windows"] == "2026-11-30"
+    assert all(e.source.startswith("https://") and e.every >= 1 for e in entries)
+
+
+def test_any_file_under_data_is_read_wherever_its_entries_sit(tmp_path):
+    write(tmp_path, "gpus.yml", GPU_TABLE)
+    write(tmp_path, "sources.yml", "sources:\n  a:\n    source: https://example.org/a\n    checked: 2026-01-02\n")
+    entries = {e.name: e for e in checked.read_entries(tmp_path)}
+    assert set(entries) == {"gpus.gpus.gfx1100.backends.rocm-windows", "gpus.gpus.gfx1100.backends.directml",
+                            "sources.sources.a"}
+    directml = entries["gpus.gpus.gfx1100.backends.directml"]
+    assert directml.checked == dt.date(2026, 6, 1) and directml.every == checked.DEFAULT_EVERY
+    assert directml.due == dt.date(2026, 7, 1)
+    assert entries["gpus.gpus.gfx1100.backends.rocm-windows"].source == "https://example.org/amd-selector"
+    # Short names only for sources.yml's own mapping.
+    dates = checked.checked_dates(list(entries.values()))
+    assert dates["a"] == "2026-01-02" and "gfx1100" not in dates
+
+
+def test_toml_and_json_files_are_read_too(tmp_path):
+    write(tmp_path, "x.toml", '[one]\nsource = "https://example.org/1"\nchecked = 2026-03-04\nevery = 7\n')
+    write(tmp_path, "y.json", '{"two": {"source": "https://example.org/2", "checked": "2026-05-06"}}')
+    entries = {e.name: e for e in checked.read_entries(tmp_path)}
+    assert entries["x.one"].checked == dt.date(2026, 3, 4) and entries["x.one"].every == 7
+    assert entries["y.two"].checked == dt.date(2026, 5, 6)
+
+
+@pytest.mark.parametrize("entry, message", [
+    ("a:\n  checked: 2026-01-01\n", "needs the source"),
+    ("a:\n  source: not-a-url\n  checked: 2026-01-01\n", "needs the source"),
+    ("a:\n  source: https://example.org\n  checked: soon\n", "is not a date"),
+    ("a:\n  source: https://example.org\n  checked: 2026-01-01\n  every: monthly\n", "number of days"),
+])
+def test_a_bad_entry_is_named(tmp_path, entry, message):
+    write(tmp_path, "bad.yml", entry)
+    with pytest.raises(ValueError, match=message):
+        checked.read_entries(tmp_path)
+
+
+def test_placeholders_expand_and_unknown_ones_fail():
+    dates = {"amd": "2026-11-30"}
+    assert checked.expand_checked("read {{ checked.amd }}.", dates) == "read 2026-11-30."
+    with pytest.raises(KeyError, match="amdd"):
+        checked.expand_checked("{{ checked.amdd }}", dates)
+
+
+def test_an_unknown_name_fails_the_build():
+    from mkdocs.exceptions import PluginError
+
+    class Page:
+        class file:
+            src_path = "setup.md"
+
+    with pytest.raises(PluginError, match="setup.md: unknown checked date 'nope'"):
+        checked.on_page_markdown("{{ checked.nope }}", Page, {}, None)
+
+
+def test_pages_quote_checked_dates_that_exist():
+    dates = checked.checked_dates()
+    used = set()
+    for page in pages():
+        used |= set(checked.PLACEHOLDER.findall(page.read_text(encoding="utf-8")))
+    assert used, "no page quotes a checked date"
+    assert used <= set(dates), sorted(used - set(dates))
+    # Every source of sources.yml dates something a reader sees, on some page.
+    short = {name for name in dates if "." not in name}
+    assert short <= used, f"sources.yml entries no page quotes: {sorted(short - used)}"
+
+
+# A date beside "checked", "read" or "quoted" (核对 / 读取 / 引自) is a checked-on date typed by hand.
+TYPED = re.compile(r"(?i)\b(checked|read|quoted)\b[^.\n]{0,40}\b20\d\d-\d\d-\d\d"
+                   r"|20\d\d-\d\d-\d\d[^。\n]{0,30}(核对|读取)|(核对|读取|引自)[^。\n]{0,20}20\d\d-\d\d-\d\d")
+
+
+def test_the_typed_date_rule_catches():
+    assert TYPED.search("quoted from each vendor's page as it was on 2026-11-30")
+    assert TYPED.search("以下内容于 2026-11-30 对照各单元格中的链接核对过")
+    assert not TYPED.search("one re-run on 2026-11-30 on the same H200")
+
+
+@pytest.mark.parametrize("page", pages(), ids=lambda p: p.relative_to(DOCS).as_posix())
+def test_pages_do_not_type_checked_dates(page):
+    text = page.read_text(encoding="utf-8")
+    match = TYPED.search(text)
+    assert match is None, (
+        f"{page.relative_to(ROOT)} types a checked date ({match.group(0)!r}): add it to "
+        "docs/hooks/data/sources.yml and write {{ checked.NAME }}"
+    )

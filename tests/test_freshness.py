@@ -1,0 +1,184 @@
+"""tests/tools/freshness.py: what counts as newer, which dates are due, the issue text, the one issue.
+
+Nothing here reaches PyPI or GitHub: PyPI's answers are fixtures shaped like its JSON API, and gh is a
+recorder. (The real run against PyPI is `python tests/tools/freshness.py check`.)
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import freshness
+from guide import checked
+
+ROOT = Path(__file__).resolve().parents[1]
+
+def releases(*versions, yanked=()):
+    return {v: [{"filename": f"{v}.whl", "yanked": v in yanked}] for v in versions}
+
+
+# --- what counts as newer -------------------------------------------------------------
+
+
+def test_a_newer_final_release_is_newer():
+    assert freshness.newer_than_pin("torch", "2.14.1", releases("2.14.1", "2.15.0", "2.9.1")) == \
+        freshness.Newer("torch", "2.14.1", "2.15.0")
+
+
+def test_versions_compare_as_versions_not_strings():
+    # "2.9.1" > "2.14.1" as strings; as versions it is older.
+    assert freshness.newer_than_pin("torch", "2.14.1", releases("2.9.1", "2.14.1")) is None
+
+
+def test_pre_releases_local_builds_and_yanked_releases_do_not_count():
+    found = releases("2.14.1", "2.16.0rc1", "2.16.0.dev20261101", "2.15.0", "2.13.0+cpu", yanked=("2.15.0",))
+    assert freshness.newer_than_pin("torch", "2.14.1", found) is None
+    assert freshness.newer_than_pin("torch", "2.14.1", {**found, "2.15.1": []}) is None  # no files
+
+
+def test_dev_releases_count_for_a_package_that_has_only_those():
+    found = releases("0.2.4.dev240815", "0.2.5.dev240914", "0.2.6.dev260101")
+    assert freshness.newer_than_pin("torch-directml", "0.2.5.dev240914", found).newest == "0.2.6.dev260101"
+    assert freshness.newer_than_pin("torch-directml", "0.2.5.dev240914", releases("0.2.5.dev240914")) is None
+
+
+def test_the_watched_pins_are_torch_directml_and_current_torch():
+    pins = {"torch-directml": "0.2.5.dev240914", "current.torch": "2.14.1", "current.torchvision": "0.29.1",
+            "torch": "2.4.1", "torchvision": "0.19.1", "newest-torch": "2.15.0"}
+    answers = {"torch-directml": releases("0.2.5.dev240914"), "torch": releases("2.4.1", "2.14.1", "2.15.0"),
+               "torchvision": releases("0.19.1", "0.29.1")}
+    asked = []
+
+    def fetch(name):
+        asked.append(name)
+        return answers[name]
+
+    assert freshness.newer_releases(pins, fetch) == [freshness.Newer("torch", "2.14.1 (current.torch)", "2.15.0")]
+    assert asked == ["torch-directml", "torch", "torchvision"]  # each package asked once
+    answers["torch"] = releases("2.14.1", "2.15.0", "2.16.0")
+    assert [n.pin for n in freshness.newer_releases(pins, fetch)] == ["2.14.1 (current.torch)", "2.15.0 (newest-torch)"]
+
+
+# --- which dates are due ----------------------------------------------------------------
+
+
+def entry(name, checked_on, every):
+    return checked.Entry(Path("sources.yml"), ("sources", name), f"https://example.org/{name}",
+                         dt.date.fromisoformat(checked_on), every)
+
+
+def test_an_entry_is_due_once_its_days_have_passed():
+    entries = [entry("a", "2026-11-01", 30), entry("b", "2026-11-30", 30), entry("c", "2026-07-01", 180)]
+    today = dt.date(2026, 12, 1)
+    assert [e.name for e in freshness.due_entries(entries, today)] == ["sources.sources.a"]
+    assert [e.name for e in freshness.due_entries(entries, dt.date(2026, 11, 30))] == []
+    later = [e.name for e in freshness.due_entries(entries, dt.date(2027, 1, 1))]
+    assert later == ["sources.sources.a", "sources.sources.c", "sources.sources.b"]  # oldest due first
+
+
+def test_dates_of_every_data_file_are_read(tmp_path):
+    (tmp_path / "gpus.yml").write_text(
+        "gpus:\n  - id: gfx1030\n    rocm:\n      source: https://example.org/s\n      checked: 2026-01-01\n",
+        encoding="utf-8")
+    due = freshness.due_entries(checked.read_entries(tmp_path), dt.date(2026, 12, 1))
+    assert [e.name for e in due] == ["gpus.gpus.gfx1030.rocm"]
+
+
+# --- the issue text -------------------------------------------------------------------------
+
+
+def test_nothing_changed_means_no_issue_text():
+    assert freshness.issue_body([], [], dt.date(2026, 12, 1)) == ""
+
+
+def test_the_issue_text_names_each_change_and_its_source():
+    body = freshness.issue_body([freshness.Newer("torch", "2.14.1", "2.15.0")],
+                                [entry("amd", "2026-10-01", 30)], dt.date(2026, 12, 1), "- [ ] https://x 404")
+    assert body.startswith(freshness.MARKER)
+    assert "| torch | 2.14.1 | 2.15.0 |" in body
+    assert "| `sources.yml`: sources.amd | 2026-10-01 | 2026-10-31 | https://example.org/amd |" in body
+    assert "## Broken links (lychee)" in body and "https://x 404" in body
+    assert body.isascii()
+
+
+def test_links_count_only_when_the_checker_failed(tmp_path):
+    report = tmp_path / "out.md"
+    report.write_text("broken: https://x", encoding="utf-8")
+    assert freshness.links_failure(report, "0") is None
+    assert freshness.links_failure(None, "2") is None
+    assert freshness.links_failure(report, "2") == "broken: https://x"
+    assert "exited with 2" in freshness.links_failure(tmp_path / "missing.md", "2")
+
+
+# --- the one issue ------------------------------------------------------------------------------
+
+
+class Gh:
+    def __init__(self, listed):
+        self.listed, self.calls = listed, []
+
+    def __call__(self, argv, **kwargs):
+        self.calls.append((argv, kwargs.get("input")))
+        stdout = json.dumps(self.listed) if argv[:3] == ["gh", "issue", "list"] else ""
+        return subprocess.CompletedProcess(argv, 0, stdout=stdout, stderr="")
+
+
+def test_no_open_issue_opens_one():
+    gh = Gh([{"number": 3, "title": "something else"}])
+    assert freshness.gh_issue("text", run=gh) == "opened an issue"
+    argv, given = gh.calls[-1]
+    assert argv[:3] == ["gh", "issue", "create"] and freshness.TITLE in argv and given == "text"
+
+
+def test_an_open_issue_is_updated_not_duplicated():
+    gh = Gh([{"number": 12, "title": freshness.TITLE}, {"number": 9, "title": freshness.TITLE}])
+    assert freshness.gh_issue("text", run=gh) == "updated issue #9"
+    assert [c[0][:3] for c in gh.calls] == [["gh", "issue", "list"], ["gh", "issue", "edit"]]
+    assert gh.calls[-1] == (["gh", "issue", "edit", "9", "--body-file", "-"], "text")
+
+
+def test_issue_without_text_calls_nothing(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(freshness, "gh_issue", lambda body: pytest.fail("gh called"))
+    assert freshness.main(["issue", "--body", str(tmp_path / "none.md")]) == 0
+    assert "no issue" in capsys.readouterr().out
+
+
+# --- the command line ---------------------------------------------------------------------------
+
+
+def run_cli(*args):
+    return subprocess.run([sys.executable, "tests/tools/freshness.py", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_a_bad_date_is_one_line_and_exit_2():
+    result = run_cli("check", "--today", "tomorrow")
+    assert result.returncode == 2 and "--today 'tomorrow' is not YYYY-MM-DD" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_pypi_out_of_reach_is_one_line(monkeypatch, capsys):
+    def offline(name):
+        raise OSError(f"cannot read https://pypi.org/pypi/{name}/json: no network")
+
+    monkeypatch.setattr(freshness, "fetch_releases", offline)
+    assert freshness.main(["check"]) == 2
+    assert capsys.readouterr().err.strip() == "error: cannot read https://pypi.org/pypi/torch-directml/json: no network"
+
+
+
+def test_check_writes_the_issue_text_only_when_something_changed(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(freshness, "newer_releases", lambda pins: [])
+    body = tmp_path / "body.md"
+    assert freshness.main(["check", "--today", "2026-12-01", "--body", str(body)]) == 0
+    assert not body.exists() and "nothing changed" in capsys.readouterr().out
+    assert freshness.main(["check", "--today", "2030-01-01", "--body", str(body)]) == 0
+    out = capsys.readouterr().out
+    assert "due: sources.sources.amd-rocm-windows" in out
+    assert "## Dates due" in body.read_text(encoding="utf-8")

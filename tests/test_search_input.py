@@ -1,0 +1,73 @@
+"""Search starts however the text enters the box, not on a key alone (docs/overrides/partials/search_input.html).
+
+A reader pastes an error message from the context menu or with a phone's long-press, drags it in, or
+commits a word with an IME: no key is released in the box, and Material searches on keyup only. Each
+test opens the search, waits until it is ready, puts the text in the box with the events a browser
+fires for that way in (and no key event), and expects results, in both editions.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from browser_support import skip_module_without_browser
+
+skip_module_without_browser()
+
+PROMPT = "/Type to start|Initializing|键入以开始搜索|正在初始化/"
+
+# The events each way fires, in the browser's order. A synthetic paste or drop inserts nothing by
+# itself, so the script puts the text in the box where the browser would.
+ENTER = {
+    # Right-click > Paste, or a phone's long-press > Paste: paste, the text, input (insertFromPaste).
+    "paste": """(box, text) => {
+        const data = new DataTransfer(); data.setData('text/plain', text);
+        box.dispatchEvent(new ClipboardEvent('paste', {clipboardData: data, bubbles: true, cancelable: true}));
+        box.value = text;
+        box.dispatchEvent(new InputEvent('input', {inputType: 'insertFromPaste', bubbles: true}));
+    }""",
+    # Text dragged from another window and dropped into the box: the drop event alone.
+    "drop": """(box, text) => {
+        const data = new DataTransfer(); data.setData('text/plain', text);
+        box.dispatchEvent(new DragEvent('drop', {dataTransfer: data, bubbles: true, cancelable: true}));
+        box.value = text;
+    }""",
+    # An IME (pinyin): the box fills while composing, then compositionend commits the word.
+    "compositionend": """(box, text) => {
+        box.dispatchEvent(new CompositionEvent('compositionstart', {bubbles: true}));
+        box.value = text;
+        box.dispatchEvent(new InputEvent('input', {isComposing: true, bubbles: true}));
+        box.dispatchEvent(new CompositionEvent('compositionend', {data: text, bubbles: true}));
+    }""",
+    # Autofill, a browser extension or a script: the value, then an input event.
+    "input": """(box, text) => { box.value = text; box.dispatchEvent(new Event('input', {bubbles: true})); }""",
+}
+
+QUERIES = {"": "Could not allocate tensor with 234881024 bytes", "zh/": "显存不足"}
+
+
+@pytest.mark.parametrize("edition", QUERIES, ids=["en", "zh"])
+@pytest.mark.parametrize("way", ENTER)
+def test_text_entered_without_a_key_searches(site, browser, edition, way):
+    _, base = site
+    page = browser.new_page()
+    page.goto(base + edition)
+    page.click("input.md-search__input")  # opens the search; focus alone reads the (empty) box
+    page.wait_for_function(  # the worker has the index: the panel asks for a query
+        "() => /Type to start|键入以开始搜索/.test(document.querySelector('.md-search-result__meta').innerText)"
+    )
+    page.evaluate(f"([text]) => ({ENTER[way]})(document.querySelector('input.md-search__input'), text)",
+                  [QUERIES[edition]])
+    try:
+        page.wait_for_function(f"() => !{PROMPT}.test(document.querySelector('.md-search-result__meta').innerText)",
+                               timeout=5000)
+    except Exception:  # playwright's TimeoutError
+        meta = page.inner_text(".md-search-result__meta")
+        pytest.fail(f"{edition or 'en'}: text entered by {way} searched nothing; the panel says {meta!r}")
+    page.wait_for_timeout(200)
+    hrefs = page.locator(".md-search-result__item a").evaluate_all("els => els.map(e => e.href)")
+    page.close()
+    paths = [href.removeprefix(base) for href in hrefs]
+    assert paths, f"{edition or 'en'}: {way}: the search ran and found nothing"
+    other = [p for p in paths if p.startswith("zh/") != (edition == "zh/")]
+    assert not other, f"{edition or 'en'}: {way}: results from the other edition {other[:3]}"
