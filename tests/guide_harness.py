@@ -61,7 +61,9 @@ def cmd_script(block: ShellBlock) -> str:
             line = f"call {line}"
         out.append(line)
         if line.removeprefix("call ") in commands:
-            out.append("if errorlevel 1 exit /b %errorlevel%")
+            # Not `if errorlevel 1` (true for 1 and above only): a crash's NTSTATUS code is negative
+            # (0xC0000005 is -1073741819). Each line of a .cmd is parsed when it runs: %errorlevel% is current.
+            out.append("if %errorlevel% neq 0 exit /b %errorlevel%")
     out.append("exit /b 0")
     return "\r\n".join(out) + "\r\n"
 

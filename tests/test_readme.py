@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import re
 import socket
 import subprocess
 import sys
+import time
 import tomllib
+from pathlib import Path
 
 import pytest
 import yaml
@@ -105,7 +108,12 @@ def test_the_command_file_holds_the_readme_command_verbatim(tmp_path):
     command = readme_commands.readme_command("test")
     script = readme_commands.script_file(command, tmp_path)
     assert script.suffix == ".ps1"
-    assert script.read_text(encoding="utf-8").splitlines() == [command, "exit $LASTEXITCODE"]
+    first, middle, last = script.read_text(encoding="utf-8").splitlines()
+    assert middle == command
+    # A command that is not found (no `py`) must end the script with 1: under PowerShell's default
+    # preference it does not stop the script, $LASTEXITCODE stays unset, and `exit $LASTEXITCODE` is exit 0.
+    assert first == "$ErrorActionPreference = 'Stop'"
+    assert last == r"if (-not (Test-Path variable:\LASTEXITCODE)) { exit 1 }; exit $LASTEXITCODE"
     assert readme_commands.shell_command("powershell", script)[0] == "powershell"
     assert readme_commands.shell_command("pwsh", script)[-2:] == ["-File", str(script)]
 
@@ -148,3 +156,82 @@ def test_the_runner_fails_in_one_line_on_a_broken_readme(tmp_path, monkeypatch):
     broken.write_text(README.replace("**Run the tests**", "**Tests**"), encoding="utf-8")
     monkeypatch.setattr(readme_commands, "README", broken)
     assert readme_commands.main(["show", "test"]) == 1
+
+
+def test_a_timeout_stops_the_grandchildren_too(tmp_path):
+    # A child whose own child still runs (as python runs under pwsh or cmd, holding the pipes): the timeout
+    # must end both, and return. subprocess.run kills the child only (and on Windows then waits for the
+    # pipes without a limit).
+    pid_file = tmp_path / "grandchild.pid"
+    parent = (
+        "import subprocess, sys; "
+        "p = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(300)']); "
+        f"open({str(pid_file)!r}, 'w').write(str(p.pid)); p.wait()"
+    )
+    start = time.monotonic()
+    with pytest.raises(subprocess.TimeoutExpired):
+        readme_commands.run_bounded([sys.executable, "-c", parent], timeout=5)
+    assert time.monotonic() - start < 60
+    grandchild = int(pid_file.read_text())
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and _alive(grandchild):
+        time.sleep(0.1)
+    assert not _alive(grandchild), "the grandchild outlived the timeout"
+
+
+def test_run_bounded_returns_what_the_command_printed():
+    result = readme_commands.run_bounded([sys.executable, "-c", "import sys; print('out'); sys.exit(3)"], timeout=60)
+    assert (result.returncode, result.stdout.strip()) == (3, "out")
+
+
+def _alive(pid: int) -> bool:
+    if os.name == "nt":  # os.kill(pid, 0) would terminate it there
+        listed = subprocess.run(["tasklist", "/FI", f"PID eq {pid}", "/NH"], capture_output=True, text=True)
+        return str(pid) in listed.stdout
+    # Linux: a process is alive while /proc has it and it is not a zombie (killed, not yet reaped).
+    try:
+        return not Path(f"/proc/{pid}/stat").read_text().rsplit(") ", 1)[-1].startswith("Z")
+    except FileNotFoundError:
+        return False
+
+
+WINDOWS_INLINE = re.compile(r"\(Windows: `([^`]+)`\)")
+
+
+def windows_wording_problems(text: str) -> list[str]:
+    """The README's Windows words: the Python its commands call, PowerShell's variable syntax, chains that stop."""
+    problems = []
+    windows = [c["powershell"] for c in readme_commands.commands(text).values()]
+    versions = {m for c in windows for m in re.findall(r"\bpy -(3\.\d+)", c)}
+    for named in re.findall(r"You need Python ([^(]+?) \(", text):
+        for version in re.findall(r"3\.\d+", named):
+            if version not in versions:
+                problems.append(f"the README asks for Python {version}, but its Windows commands call py -{sorted(versions)}")
+    if "FASHION_MNIST_DIR" in text and "$env:FASHION_MNIST_DIR" not in text:
+        problems.append("FASHION_MNIST_DIR without its PowerShell form ($env:FASHION_MNIST_DIR = ...)")
+    for inline in WINDOWS_INLINE.findall(text):
+        for rest in inline.split(";")[1:]:
+            if not rest.strip().startswith("if ($?)"):
+                problems.append(f"`{inline}`: a step after `;` runs even when the one before failed: `; if ($?) {{ ... }}`")
+    return problems
+
+
+def test_the_readme_windows_wording():
+    assert windows_wording_problems(README) == []
+
+
+@pytest.mark.parametrize("old, new", [
+    ("You need Python 3.12 (", "You need Python 3.11 or 3.12 ("),
+    ("(PowerShell: `$env:FASHION_MNIST_DIR = \"DIR\"`,", "(PowerShell: `set it`,"),
+    ("; if ($?) { .venv\\Scripts\\python .github\\locks\\lock.py }", "; .venv\\Scripts\\python .github\\locks\\lock.py"),
+])
+def test_the_windows_wording_rule_catches(old, new):
+    assert old in README
+    assert windows_wording_problems(README.replace(old, new)) != []
+
+
+def test_git_ignores_the_data_and_the_ide_settings():
+    # gpu-runner.md's own-PC recipe downloads Fashion-MNIST into data\; PyCharm writes .idea\.
+    paths = ["data/FashionMNIST/raw/train-images-idx3-ubyte", ".idea/workspace.xml"]
+    result = subprocess.run(["git", "check-ignore", "--no-index", *paths], cwd=ROOT, capture_output=True, text=True)
+    assert result.stdout.split() == paths, result.stdout + result.stderr

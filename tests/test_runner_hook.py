@@ -238,7 +238,22 @@ def test_wrapper_calls_the_python_hook_and_passes_its_exit_code():
     assert "job_started_hook.py" in text
     assert "exit $LASTEXITCODE" in text
     # Fails closed when it cannot run the hook.
-    assert text.count("exit 1") >= 3
+    assert text.count("exit 1") >= 4
+    # PowerShell runs the account's own profiles before the hook (no -NoProfile): one that exists is refused,
+    # before anything else runs.
+    check = text.index("$PROFILE.CurrentUserAllHosts, $PROFILE.CurrentUserCurrentHost")
+    assert check < text.index("job_started_hook.py'") and "Test-Path -LiteralPath $userProfile" in text
+
+
+def test_the_page_says_the_hook_is_no_boundary_on_a_persistent_pc():
+    page = " ".join(PAGE.read_text(encoding="utf-8").split())
+    assert "the hook is a speed bump against mistakes, not a boundary" in page
+    assert "-NoProfile" in page
+    # Only .env is read after the account's own variables: no "set them in the operating system" instead.
+    assert "set in the operating system" not in page
+    assert "no job can leave anything behind" not in page
+    # .env is written by a command (a Notepad-saved .env.txt leaves the hook unset: the runner then runs jobs unchecked).
+    assert re.search(r"Set-Content -Encoding ascii -Path C:\\actions-runner\\.env ", page)
 
 
 # --- the permission commands on docs/contributing/gpu-runner.md (form only: no Windows here) ---

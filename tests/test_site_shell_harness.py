@@ -134,8 +134,10 @@ def test_powershell_script_stops_at_the_first_failing_line():
 def test_cmd_script_calls_batch_files_and_stops_at_the_first_failing_line():
     block = shell_blocks_of("page.md", "```bat\n.venv\\Scripts\\activate.bat\nrem why\npython -m pip check\n```\n")[0]
     assert cmd_script(block).split("\r\n") == [
-        "call .venv\\Scripts\\activate.bat", "if errorlevel 1 exit /b %errorlevel%", "rem why",
-        "python -m pip check", "if errorlevel 1 exit /b %errorlevel%", "exit /b 0", ""]
+        "call .venv\\Scripts\\activate.bat", "if %errorlevel% neq 0 exit /b %errorlevel%", "rem why",
+        "python -m pip check", "if %errorlevel% neq 0 exit /b %errorlevel%", "exit /b 0", ""]
+    # `if errorlevel 1` is true for 1 and above only: a crash's negative NTSTATUS code would pass.
+    assert "if errorlevel" not in cmd_script(block)
 
 
 SHELL_FENCE_LABEL = re.compile(r"^[ \t]*(?:`{3,}|~{3,})[ \t]*\{?\.?([\w+-]+)", re.M)
@@ -228,3 +230,22 @@ def test_the_end_of_run_summary_counts_and_lists_them(tmp_path):
            "1 runs skipped, 0 errors" in summary
     assert "  manual setup.md:72 [pwsh,powershell] (needs conda init)" in summary
     assert "  skipped 1: shell blocks run on Windows only" in summary
+
+
+# verify_directml.py without --allow-fallback exits 1 where there is no DirectML adapter: such a block needs one.
+NEEDS_DIRECTML = re.compile(r"verify_directml\.py(?![^\n]*--allow-fallback)")
+
+
+def directml_marking_problems(blocks) -> list[str]:
+    return [f"{b.test_id}: runs verify_directml.py without --allow-fallback: mark it <!-- site-block: directml=yes -->"
+            for b in blocks if NEEDS_DIRECTML.search(b.code) and not b.directml and not b.manual]
+
+
+def test_blocks_that_need_directml_are_marked():
+    assert directml_marking_problems(all_shell_blocks()) == []
+
+
+def test_the_directml_marking_rule_catches():
+    unmarked = shell_blocks_of("page.md", "```powershell\npython verify_directml.py\n```\n")
+    fallback = shell_blocks_of("page.md", "```powershell\npython verify_directml.py --allow-fallback\n```\n")
+    assert directml_marking_problems(unmarked) != [] and directml_marking_problems(fallback) == []

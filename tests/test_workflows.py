@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -150,12 +151,27 @@ def directml_problems(workflow: dict) -> list:
         for i in suite:
             if effective_env(workflow, job, run_steps[i]).get("REQUIRE_DIRECTML") != "1":
                 problems.append(f"job {name}: the suite runs without REQUIRE_DIRECTML=1")
-        installs = [s["run"] for s in run_steps if re.search(r"\bpip\s+install\b", s["run"])]
+        installs = [line.strip() for s in run_steps for line in s["run"].splitlines() if re.search(r"\bpip\s+install\b", line)]
         if not installs:
             problems.append(f"job {name}: installs nothing")
-        for run in installs:
-            if not re.search(r"--require-hashes -r \.github[\\/]locks[\\/]\S+", run):
-                problems.append(f"job {name}: `{run.strip()}` does not install from a lock with --require-hashes")
+        picked = any(re.search(r"\.github[\\/]locks[\\/]pick\.py \.github[\\/]locks[\\/]\S+ setuptools > \S*build-backend\.txt", s["run"])
+                     for s in run_steps)
+        for line in installs:
+            from_lock = re.search(r"--require-hashes (--no-build-isolation )?-r \.github[\\/]locks[\\/]\S+", line)
+            backend = picked and re.search(r"--require-hashes --no-deps -r \S*build-backend\.txt", line)
+            if not (from_lock or backend):
+                problems.append(f"job {name}: `{line}` does not install from a lock with --require-hashes")
+            if from_lock and not from_lock.group(1):
+                problems.append(f"job {name}: `{line}`: jieba's build backend would come unhashed (no --no-build-isolation)")
+        if not picked:
+            problems.append(f"job {name}: the build backend (setuptools) is not installed from the lock first")
+        if (job.get("env") or {}).get("SHELL_BLOCK_INSTALLS") != "none":
+            problems.append(f"job {name}: shell blocks that install unhashed packages would run (SHELL_BLOCK_INSTALLS: none)")
+        for i in suite:
+            if not re.search(r"--basetemp \"?\$env:RUNNER_TEMP\\\w{1,4}\"?", run_steps[i]["run"]):
+                problems.append(f"job {name}: pytest needs a short --basetemp under $env:RUNNER_TEMP (MAX_PATH)")
+        if any(str(s.get("uses", "")).startswith("actions/cache@") for s in steps(job)):
+            problems.append(f"job {name}: actions/cache on the GPU PC (a restore writes before anything is checked)")
         uploads = [s for s in steps(job) if str(s.get("uses", "")).startswith("actions/upload-artifact@")]
         if not uploads:
             problems.append(f"job {name}: no actions/upload-artifact step for the JUnit report")
@@ -277,7 +293,12 @@ def data_problems(workflow: dict) -> list:
         if not fetch or fetch[0] > suite[0]:
             problems.append(f"job {name}: does not run tests/tools/fetch_fashion_mnist.py before the suite")
             continue
-        if not cache or cache[0] > fetch[0]:
+        if "self-hosted" in runs_on_labels(job):
+            # The GPU PC keeps what a job writes; a cache restore unpacks a tar (absolute paths allowed)
+            # before the fetcher checks anything. It fetches every time (30 MB, SHA-256 checked).
+            if cache:
+                problems.append(f"job {name}: no actions/cache on the self-hosted runner")
+        elif not cache or cache[0] > fetch[0]:
             problems.append(f"job {name}: no actions/cache step before the fetch")
         else:
             cached = str((job_steps[cache[0]].get("with") or {}).get("path", ""))
@@ -328,6 +349,9 @@ def windows_problems(workflow: dict) -> list:
         problems.append(f"triggers are {sorted(map(str, on))}, not push + pull_request + workflow_dispatch")
     if "pull_request_target" in on:
         problems.append("pull_request_target runs with a write token: never")
+    if "push" in on and on["push"] != {"branches": ["main"]}:
+        # push and pull_request both fire for a pull request's own branch: two hour-long runs per push.
+        problems.append(f"push trigger is {on['push']!r}, not {{branches: [main]}} (pull requests run as pull_request)")
     for name, job in (workflow.get("jobs") or {}).items():
         labels = runs_on_labels(job)
         if len(labels) != 1 or not next(iter(labels)).startswith("windows-") or "self-hosted" in labels:
@@ -374,6 +398,7 @@ def _windows_mutants():
 
     return {
         "no pull_request": mutate(lambda wf, job, on: on.pop("pull_request")),
+        "push on every branch": mutate(lambda wf, job, on: on.update(push=None)),
         "pull_request_target": mutate(lambda wf, job, on: on.update(pull_request_target=None)),
         "self-hosted": mutate(lambda wf, job, on: job.update({"runs-on": ["self-hosted", "windows"]})),
         "ubuntu": mutate(lambda wf, job, on: job.update({"runs-on": "ubuntu-latest"})),
@@ -628,6 +653,17 @@ def _mutants():
             s.update({"run": "python -m pip install --group test"})
             for s in wf["jobs"][job]["steps"] if "pip install" in s.get("run", "")
         ]),
+        "build isolation": mutate(lambda wf: [
+            s.update({"run": s["run"].replace("--no-build-isolation ", "")}) for s in wf["jobs"][job]["steps"] if "run" in s
+        ]),
+        "no hashed backend": mutate(lambda wf: wf["jobs"][job].update(
+            steps=[s for s in wf["jobs"][job]["steps"] if "pick.py" not in s.get("run", "")])),
+        "installing blocks": mutate(lambda wf: wf["jobs"][job]["env"].pop("SHELL_BLOCK_INSTALLS")),
+        "long basetemp": mutate(lambda wf: [
+            s.update({"run": s["run"].replace('--basetemp "$env:RUNNER_TEMP\\pt" ', "")}) for s in wf["jobs"][job]["steps"] if "run" in s
+        ]),
+        "a cache": mutate(lambda wf: wf["jobs"][job]["steps"].insert(4, {
+            "uses": "actions/cache@27d5ce7f107fe9357f9df03efb73ab90386fccae", "with": {"path": "x", "key": "y"}})),
     }
 
 
@@ -646,6 +682,141 @@ def test_least_privilege_rule_catches_broad_permissions():
     workflow = load(SITE)
     del workflow["jobs"]["build"]["permissions"]
     assert least_privilege_problems(workflow) != []
+
+
+ACTIONLINT = GITHUB_DIR / "actionlint.yaml"
+DEFAULT_RUNNER_LABELS = {"self-hosted", "windows", "linux", "macos", "x64", "arm64", "arm"}
+
+
+def actionlint_label_problems(config: dict, workflows: list[dict]) -> list:
+    """Every custom label of a self-hosted job is in .github/actionlint.yaml (else actionlint calls it unknown)."""
+    known = set((config.get("self-hosted-runner") or {}).get("labels") or [])
+    problems = []
+    for workflow in workflows:
+        for name, job in (workflow.get("jobs") or {}).items():
+            labels = runs_on_labels(job)
+            if "self-hosted" in labels:
+                problems += [f"job {name}: label {label!r} is not in actionlint.yaml"
+                             for label in sorted(labels - DEFAULT_RUNNER_LABELS - known)]
+    return problems
+
+
+def test_actionlint_knows_the_runner_labels():
+    assert actionlint_label_problems(yaml.safe_load(ACTIONLINT.read_text(encoding="utf-8")), [load(p) for p in WORKFLOW_FILES]) == []
+
+
+def test_actionlint_label_rule_catches():
+    assert actionlint_label_problems({}, [load(DIRECTML)]) == ["job gpu-tests: label 'directml' is not in actionlint.yaml"]
+
+
+# --- the Pages steps, run as GitHub runs a bash step, with a stand-in `gh` ----------------------------
+
+
+def _pages_step(job: str, name_or_id: str) -> dict:
+    return next(s for s in steps(load(SITE)["jobs"][job]) if name_or_id in (s.get("id"), s.get("name")))
+
+
+def run_bash_step(run: str, tmp_path: Path, gh: str, repository: str = "Owner/Repo") -> tuple[subprocess.CompletedProcess, str]:
+    """The step's script as GitHub runs `shell: bash` (bash --noprofile --norc -eo pipefail FILE), with
+    a `gh` that prints or fails as ``gh`` says; returns the result and what it wrote to $GITHUB_OUTPUT."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    (bin_dir / "gh").write_text(f"#!/bin/sh\n{gh}\n", encoding="utf-8")
+    (bin_dir / "gh").chmod(0o755)
+    script, output = tmp_path / "step.sh", tmp_path / "output"
+    script.write_text(run, encoding="utf-8")
+    output.write_text("", encoding="utf-8")
+    env = {"PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "GITHUB_REPOSITORY": repository,
+           "GITHUB_OUTPUT": str(output), "GH_TOKEN": "t"}
+    result = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)],
+                            capture_output=True, text=True, env=env, timeout=60)
+    return result, output.read_text(encoding="utf-8")
+
+
+PAGES_OFF = "echo 'gh: Not Found (HTTP 404)' >&2; exit 1"
+needs_bash = pytest.mark.skipif(shutil.which("bash") is None or os.name == "nt", reason="GitHub runs these steps in Linux bash")
+
+
+@needs_bash
+def test_the_build_does_not_need_pages_to_be_on(tmp_path):
+    result, output = run_bash_step(_pages_step("build", "pages")["run"], tmp_path, PAGES_OFF)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert output == "base_url=https://owner.github.io/Repo/\n"
+    warnings = [line for line in result.stdout.splitlines() if line.startswith("::warning")]
+    assert len(warnings) == 1 and "Settings > Pages > Source: GitHub Actions" in warnings[0]
+
+
+@needs_bash
+@pytest.mark.parametrize("repository, gh, url", [
+    ("Owner/Repo", "echo https://docs.example.org/", "https://docs.example.org/"),  # a custom domain, as GitHub says
+    ("Owner/owner.github.io", PAGES_OFF, "https://owner.github.io/"),  # a user site lives at the root
+])
+def test_the_build_takes_the_pages_url(tmp_path, repository, gh, url):
+    result, output = run_bash_step(_pages_step("build", "pages")["run"], tmp_path, gh, repository)
+    assert result.returncode == 0, result.stderr
+    assert output == f"base_url={url}\n"
+
+
+@needs_bash
+@pytest.mark.parametrize("gh, source", [(PAGES_OFF, "off"), ("echo legacy", "legacy")])
+def test_the_deploy_stops_in_one_line_when_pages_does_not_publish_from_actions(tmp_path, gh, source):
+    check = _pages_step("deploy", "Check that GitHub Pages publishes from GitHub Actions")
+    result, _ = run_bash_step(check["run"], tmp_path, gh)
+    assert result.returncode == 1
+    lines = (result.stdout + result.stderr).splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"::error title=GitHub Pages source is {source}")
+    assert "Settings > Pages > Build and deployment > Source: GitHub Actions" in lines[0]
+    result, _ = run_bash_step(check["run"], tmp_path, "echo workflow")
+    assert result.returncode == 0, result.stdout
+
+
+def test_the_deploy_checks_pages_before_deploying():
+    deploy = steps(load(SITE)["jobs"]["deploy"])
+    names = [s.get("name") for s in deploy]
+    assert names.index("Check that GitHub Pages publishes from GitHub Actions") < names.index("Deploy")
+
+
+def test_pick_prints_the_locks_own_setuptools_with_its_hashes():
+    lock = GITHUB_DIR / "locks" / "test-windows-py3.12.txt"
+    result = subprocess.run([sys.executable, str(GITHUB_DIR / "locks" / "pick.py"), str(lock), "setuptools"],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert re.fullmatch(r"setuptools==[\d.]+ \\", lines[0]) and lines[0].split(" ")[0] in lock.read_text(encoding="utf-8")
+    assert len(lines) >= 2 and all(re.fullmatch(r"    --hash=sha256:[0-9a-f]{64}( \\)?", line) for line in lines[1:])
+    missing = subprocess.run([sys.executable, str(GITHUB_DIR / "locks" / "pick.py"), str(lock), "not-a-package"],
+                             capture_output=True, text=True, timeout=60)
+    assert missing.returncode == 1 and missing.stderr.strip() == "error: not in the lock: not-a-package"
+
+
+# What docs/contributing/first-run.md says each first run prints, and the file that prints it.
+FIRST_RUN_QUOTES = {
+    "Pages URL: ": ".github/workflows/site.yml",
+    "GitHub Pages is off": ".github/workflows/site.yml",
+    "GitHub Pages publishes from GitHub Actions": ".github/workflows/site.yml",
+    "torch-directml: ": "tests/directml_policy.py",
+    "(software)": "tests/directml_policy.py",
+    "DirectML tests passed, ": "tests/directml_policy.py",
+    "(REQUIRE_DIRECTML=1)": "tests/directml_policy.py",
+    "SHELL_BLOCK_INSTALLS=all installs it": "tests/shell_environments.py",
+    "axe-core is not installed": "tests/site_server.py",
+    "no Chromium": "tests/site_server.py",
+    "does not import": "tests/directml_policy.py",
+    "job-started hook: allowed: event ": "tests/test_runner_hook.py",  # which runs the hook and checks its line
+    'print("OK:"': "snippets/verify_directml.py",
+}
+
+
+def test_the_first_run_page_quotes_what_the_workflows_print():
+    page = (ROOT / "docs" / "contributing" / "first-run.md").read_text(encoding="utf-8")
+    for quote, source in FIRST_RUN_QUOTES.items():
+        text = (ROOT / source).read_text(encoding="utf-8").replace("{INSTALLS_VARIABLE}", "SHELL_BLOCK_INSTALLS")
+        assert quote in text, f"{source} no longer prints {quote!r}: update first-run.md"
+        shown = quote.removeprefix('print("').rstrip('"')
+        assert shown.strip() in page, f"first-run.md does not show {shown!r}"
+    nav = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8").replace("!ENV", ""))["nav"]
+    contributing = next(item["Contributing"] for item in nav if isinstance(item, dict) and "Contributing" in item)
+    assert {"First run": "contributing/first-run.md"} in contributing
 
 
 # --- the freshness workflow -------------------------------------------------------------------

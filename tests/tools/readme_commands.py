@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -70,10 +71,19 @@ def readme_command(label: str, language: str = "powershell") -> str:
     return commands(README.read_text(encoding="utf-8"))[label][language]
 
 
+# Before the command: a command that is not found (no `py`) ends the script with exit 1. Under PowerShell's
+# default preference CommandNotFound does not stop it, $LASTEXITCODE stays unset and `exit $null` is exit 0.
+# (Native commands' exit codes are unaffected: $PSNativeCommandUseErrorActionPreference is off by default.)
+SCRIPT_START = "$ErrorActionPreference = 'Stop'"
+# After it: no native command run at all is exit 1 (as the runner's own steps check); else the last one's status.
+SCRIPT_END = "if (-not (Test-Path variable:\\LASTEXITCODE)) { exit 1 }; exit $LASTEXITCODE"
+
+
 def script_file(command: str, folder: Path) -> Path:
-    """A .ps1 holding the command as the README shows it, then its exit status for the caller."""
+    """A .ps1 holding the command as the README shows it, between a start and an end that never turn
+    a command that did not run into exit 0."""
     script = folder / "readme-command.ps1"
-    script.write_text(f"{command}\nexit $LASTEXITCODE\n", encoding="utf-8")
+    script.write_text(f"{SCRIPT_START}\n{command}\n{SCRIPT_END}\n", encoding="utf-8")
     return script
 
 
@@ -84,13 +94,43 @@ def shell_command(shell: str, script: Path) -> list[str]:
 
 
 def stop(process: subprocess.Popen) -> None:
-    """Stop the shell and what it started (mkdocs under python under PowerShell)."""
+    """Stop the shell and what it started (mkdocs under python under PowerShell): on Windows the whole
+    process tree (taskkill /T); elsewhere its process group, where it was started in one of its own."""
     if process.poll() is None:
         if os.name == "nt":
             subprocess.run(["taskkill", "/F", "/T", "/PID", str(process.pid)], capture_output=True, check=False)
+        elif _leads_its_group(process):
+            os.killpg(process.pid, signal.SIGKILL) if hasattr(os, "killpg") else process.kill()
         else:
             process.kill()
     process.wait(timeout=60)
+
+
+def _leads_its_group(process: subprocess.Popen) -> bool:
+    try:
+        return os.getpgid(process.pid) == process.pid
+    except OSError:
+        return False
+
+
+def run_bounded(args: list[str], timeout: float, **popen) -> subprocess.CompletedProcess:
+    """subprocess.run(args, capture_output=True, text=True) whose timeout also ends the grandchildren.
+
+    subprocess.run kills only its child on a timeout, then waits without a limit for the pipes, which a
+    grandchild (python under pwsh or cmd) still holds on Windows. Here the whole tree is stopped, and the
+    pipes are read for at most 60 s more. Raises subprocess.TimeoutExpired with what was printed."""
+    popen.setdefault("start_new_session", hasattr(os, "setsid"))  # POSIX: its own process group, for stop()
+    process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **popen)
+    try:
+        stdout, stderr = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        stop(process)
+        try:
+            stdout, stderr = process.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            stdout, stderr = "", "(the pipes stayed open 60 s after the process tree was stopped)"
+        raise subprocess.TimeoutExpired(args, timeout, output=stdout, stderr=stderr) from None
+    return subprocess.CompletedProcess(args, process.returncode, stdout, stderr)
 
 
 def wait_for_200(url: str, process: subprocess.Popen, timeout: float) -> str:

@@ -135,6 +135,7 @@ class ShellBlock:
     env: str = "project"
     directml: bool = False
     requires: list[str] = field(default_factory=list)
+    install_check: str | None = None  # vendor-index: installs from a vendor's own index (GBs)
 
     @property
     def shell(self) -> str:
@@ -174,7 +175,7 @@ def shell_blocks_of(name: str, source: str) -> list[ShellBlock]:
         blocks.append(ShellBlock(
             page=name, line=line, language=label, code=code, manual=options.get("manual"),
             env=options.get("env", "project"), directml="directml" in options,
-            requires=options.get("requires", "").split(),
+            requires=options.get("requires", "").split(), install_check=options.get("install-check"),
         ))
     return blocks
 

@@ -1,0 +1,124 @@
+"""Every job of the three workflows, under the environment GitHub gives it: the suite collects, and what is
+required, run or skipped is what the job intends.
+
+Each leg's variables come from its workflow file (tests/tools/run_workflow.py reads them as the runner
+sets them: CI, GITHUB_ACTIONS, RUNNER_OS, the workflow's and the job's env:), with no browser and the data
+the job fetches. site.yml's `test` leg runs through run_workflow.py itself, on main: every step as the
+workflow lists them, its test step collecting only (the whole suite runs in .ci/run). RUNNER_OS=Windows
+cannot be simulated on Linux: for the Windows jobs this tests what the suite decides from the variables;
+what only Windows shows (the shell blocks running, torch-directml's adapters) is on the first-run page.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+from guide_harness import ROOT
+from run_workflow import job_environment, legs, load
+
+DATA = "/usr/share/datasets/fashion-mnist"
+SWITCHES = ("CI", "GITHUB_ACTIONS", "RUNNER_OS", "REQUIRE_BROWSER", "REQUIRE_DATA", "REQUIRE_DIRECTML",
+            "SHELL_BLOCK_INSTALLS", "DIRECTML_ALLOW_SOFTWARE_ADAPTER", "FASHION_MNIST_DIR", "CHROMIUM")
+# (workflow, job, the pytest arguments of its test step, the OS of its runner)
+JOBS = [
+    ("site.yml", "build", None, "Linux"),  # its legs' tests come from the matrix
+    ("windows.yml", "readme", [], "Windows"),  # the README's test command: the whole suite
+    ("directml.yml", "gpu-tests", [], "Windows"),
+]
+
+
+def leg_cases():
+    for workflow, job, args, runner_os in JOBS:
+        for leg in legs(load(workflow)["jobs"][job]):
+            tests = args if args is not None else leg.get("tests", "").split()
+            name = f"{workflow}:{job}:{leg.get('group') or leg.get('shell') or ''}"
+            yield pytest.param(workflow, job, leg, tests, runner_os, id=name)
+
+
+def leg_env(workflow: str, job: str, leg: dict, runner_os: str, tmp_path) -> dict[str, str]:
+    wf = load(workflow)
+    env = {k: v for k, v in os.environ.items() if k not in SWITCHES}
+    env.update(job_environment(wf, wf["jobs"][job], leg, runner_os, str(tmp_path)))
+    env["FASHION_MNIST_DIR"] = DATA  # what the job's fetch step leaves (the same four files)
+    env["CHROMIUM"] = str(tmp_path / "no-chromium")  # no job installs the browser tools
+    return env
+
+
+def pytest_run(args: list[str], env: dict, timeout: int = 600) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def test_every_job_is_covered():
+    covered = {(w, j) for w, j, _, _ in JOBS}
+    for workflow in ("site.yml", "windows.yml", "directml.yml"):
+        for job, body in load(workflow)["jobs"].items():
+            if any("pytest" in str(s.get("run", "")) or "readme_commands.py run test" in str(s.get("run", ""))
+                   for s in body.get("steps") or []):
+                assert (workflow, job) in covered, f"{workflow}: job {job} runs the suite but has no leg test"
+
+
+def _first_leg_of_each_job(cases):
+    """site.yml's legs differ in what they collect; windows.yml's two only in the README's shell."""
+    seen = set()
+    for case in cases:
+        workflow, job, leg = case.values[:3]
+        key = (workflow, job, leg.get("group"))
+        if key not in seen and (workflow, leg.get("group")) != ("site.yml", "test"):  # test: run_workflow.py below
+            seen.add(key)
+            yield case
+
+
+@pytest.mark.parametrize("workflow, job, leg, tests, runner_os", list(_first_leg_of_each_job(leg_cases())))
+def test_the_leg_collects(workflow, job, leg, tests, runner_os, tmp_path):
+    result = pytest_run(["--collect-only", "-q", *tests], leg_env(workflow, job, leg, runner_os, tmp_path))
+    out = result.stdout + result.stderr
+    assert result.returncode == 0, out[-3000:]
+    assert not re.search(r"\d+ errors?\b|ERROR collecting|Interrupted", out), out[-3000:]
+    collected = int(re.search(r"(\d+) tests collected", out).group(1))
+    assert collected >= (200 if tests else 900), out[-500:]
+
+
+@pytest.mark.parametrize("workflow, job, leg, tests, runner_os", list(leg_cases()))
+def test_what_the_leg_requires_and_skips(workflow, job, leg, tests, runner_os, tmp_path):
+    env = leg_env(workflow, job, leg, runner_os, tmp_path)
+    assert env["CI"] == env["GITHUB_ACTIONS"] == "true" and env["RUNNER_OS"] == runner_os
+    result = pytest_run(["-q", "-rs", "tests/test_site_browser.py", "tests/test_ci_packages.py",
+                         "tests/test_site_shell_blocks.py"], env)
+    out = result.stdout
+    # No browser anywhere: the browser tests skip with their reason, never fail: no job requires them.
+    assert env.get("REQUIRE_BROWSER") != "1"
+    assert "no Chromium at" in out and "Interrupted" not in out, out[-2000:]
+    assert int(re.search(r"(\d+) passed[^\n]* in [\d.]+s", out).group(1)) >= 7, out[-2000:]  # the modules beside ran
+    # DirectML: required on the GPU runner only (this machine has none: there, a failure, as intended).
+    if env.get("REQUIRE_DIRECTML") == "1":
+        assert (workflow, runner_os) == ("directml.yml", "Windows")
+        assert result.returncode == 1 and "REQUIRE_DIRECTML=1 but torch-directml" in out, out[-2000:]
+    else:
+        assert result.returncode == 0 and "needs DirectML" in out, out[-2000:]
+    # Data: every job that runs the suite fetches it and requires it.
+    assert env.get("REQUIRE_DATA") == "1"
+    # Installs in shell blocks: from PyPI on the hosted Windows job, none on the GPU PC (tests/shell_environments.py).
+    expected = {"windows.yml": "pypi", "directml.yml": "none"}.get(workflow)
+    assert env.get("SHELL_BLOCK_INSTALLS") == expected
+
+
+def test_site_test_leg_runs_as_the_workflow_lists_it_on_main():
+    """run_workflow.py, as on a push to main: every step of the `test` leg, the build and the upload
+    included; the test step collects (the whole suite runs in .ci/run)."""
+    result = subprocess.run([sys.executable, str(ROOT / "tests" / "tools" / "run_workflow.py"), "--leg", "test",
+                             "--ref", "refs/heads/main", "--collect-only"], cwd=ROOT, capture_output=True, text=True,
+                            timeout=900, env={k: v for k, v in os.environ.items() if k not in SWITCHES})
+    out = result.stdout + result.stderr
+    assert result.returncode == 0, out[-4000:]
+    assert "run_workflow: all steps passed" in out
+    assert re.search(r"\d{3,} tests collected", out)
+    assert "--- 8. Build the site (strict): exit 0" in out
+    assert "::warning title=GitHub Pages is off::" in out  # no Pages here: the build goes on
+    assert re.search(r"--- 9\. Upload the site for GitHub Pages: \S+github-pages\.tar", out)
+    assert "=== job deploy: not run here" in out
