@@ -102,8 +102,7 @@ def python_findings(
             problem(
                 "python",
                 f"a {bits}-bit Python: PyTorch has 64-bit wheels only",
-                "install 64-bit Python 3.12 and create the environment "
-                "again",
+                "install 64-bit Python 3.12 and recreate the environment",
                 trouble("no-torch-directml-for-your-python"),
             )
         )
@@ -130,10 +129,9 @@ def environment_findings(
         return [
             note(
                 "environment",
-                "not a virtual environment: packages go into this Python "
-                "itself",
-                "create one in the project folder (python -m venv .venv) "
-                "and activate it",
+                "not a virtual environment: packages go into this Python",
+                "create one in the project folder "
+                "(python -m venv .venv) and activate it",
                 "setup/",
             )
         ]
@@ -235,9 +233,8 @@ def torch_findings(
                 f"{torch_version} is a {build} build, but {companion}'s "
                 "packages are installed: a later pip install replaced "
                 f"the {companion} build",
-                f"install torch and torchvision again from the {companion}"
-                " index, in one command, then never pip install torch "
-                "without it",
+                f"install torch and torchvision again from the {companion} "
+                "index in one command; never pip install torch alone",
                 trouble("rocm-or-xpu-build-replaced-by-cpu"),
             )
         )
@@ -266,8 +263,8 @@ def vision_findings(
             "torchvision",
             f"{vision} does not match torch {torch_version} (expected "
             f"0.{expected[1]}.x from the same index)",
-            "install torch and torchvision again in one pip command from"
-            " the same index",
+            "install torch and torchvision again in one pip command "
+            "from the same index",
             trouble("another-package-replaced-torch"),
         )
     ]
@@ -430,8 +427,7 @@ LOADER_ERRORS = [
         "a DLL of torch does not load: the Microsoft Visual C++ runtime "
         "is missing or old",
         "install the current Visual C++ Redistributable (x64) from "
-        "https://aka.ms/vc14/vc_redist.x64.exe and open a new "
-        "terminal",
+        "https://aka.ms/vc14/vc_redist.x64.exe, then open a new terminal",
         "winerror-126-or-1114-c10dll",
     ),
     (
@@ -524,8 +520,7 @@ def order_findings(devices: list[dict]) -> list[Finding]:
             note(
                 "device order",
                 f"DirectML's adapter 0 is the integrated {first['name']}",
-                "pick the adapter by name (pick_adapter.py) or pass its "
-                "index",
+                "pick the adapter by name (pick_adapter.py) or by index",
                 trouble("directml-uses-the-integrated-gpu"),
             )
         ]
@@ -580,8 +575,8 @@ def no_device_findings(
     return [
         problem(
             "device",
-            f"torch {probe.get('version')} is the {build} build but sees "
-            "no GPU",
+            f"torch {probe.get('version')} is the {build} build "
+            "but it sees no GPU",
             fix,
             trouble(anchor),
         )
@@ -614,8 +609,7 @@ def visibility_findings(env: dict, probe: dict) -> list[Finding]:
             found.append(
                 note(
                     name,
-                    f"set to {env[name]!r}: torch sees only these GPUs, "
-                    "numbered from 0",
+                    f"set to {env[name]!r}: only these GPUs, from 0",
                 )
             )
     return found + torch_device_findings(env.get(DEVICE_VAR), probe)
@@ -633,8 +627,7 @@ def torch_device_findings(value: str | None, probe: dict) -> list[Finding]:
             problem(
                 DEVICE_VAR,
                 f"{value!r} is not a device the guide's scripts know",
-                "use dml, dml:N, xpu, xpu:N, cuda, cuda:N or cpu, or "
-                "remove it",
+                "use dml[:N], xpu[:N], cuda[:N] or cpu, or remove it",
                 section,
             )
         ]
@@ -771,8 +764,7 @@ def smart_app_control_findings(state) -> list[Finding]:
     return [
         note(
             "smart app control",
-            f"{mode}: it can block unsigned DLLs such as ROCm's "
-            "(WinError 4551)",
+            f"{mode}: it can block unsigned DLLs such as ROCm's",
             "if import torch fails with WinError 4551, turn it off",
             trouble("winerror-4551-smart-app-control"),
         )

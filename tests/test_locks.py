@@ -186,7 +186,14 @@ def _install_steps():
             legs = ((job.get("strategy") or {}).get("matrix") or {}).get("include") or [{}]
             for step in job.get("steps") or []:
                 run = step.get("run", "")
+                # A file that .github/locks/pick.py writes from a lock (the lock's hash-pinned build
+                # backend, installed before the lock itself) stands for that lock.
+                picked = {m["file"]: m["lock"] for m in re.finditer(
+                    r"pick\.py\s+(?P<lock>\S+)\s+[^>\n]*>\s*(?P<file>\S+)", run)}
                 for line in run.splitlines():
+                    for file, lock in picked.items():
+                        if re.search(r"\bpip\s+install\b", line):
+                            line = line.replace(file, lock)
                     if re.search(r"\bpip\s+install\b", line):
                         for leg in legs:
                             if "$LOCK" in line:
