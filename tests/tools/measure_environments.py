@@ -40,6 +40,8 @@ def environments() -> dict[str, list[str]]:
         "the suite (--group test, the Windows lock)": ["-r", str(_lock_without_sdists())],
         # A new venv holds the pip that Python 3.12.10's ensurepip brings (the hosted image's 3.12).
         "a new venv (pip only)": ["pip==25.0.1"],
+        # setup.zh.md's China-network section upgrades pip in a new venv (download resume, pip 25.2+).
+        "pip": ["pip"],
     }
 
 
