@@ -32,16 +32,9 @@ def translation_of(page: Path, language: str) -> Path:
     return page.with_name(f"{page.name.removesuffix(page.suffix)}.{language}{page.suffix}")
 
 
-def page_source(page: Path, gpus: bool = False) -> str:
-    """The page as MkDocs hands it to Markdown: after the {{ pin.X }} and {{ checked.X }} hooks, and with
-    ``gpus`` also after {{ gpus.X }} (in the order docs/hooks/site_hooks.py runs them), for a test that
-    compares the built page with all it shows (the chooser's commands come from the set-up page)."""
-    from guide import gpu_pages
-
-    text = page.read_text(encoding="utf-8")
-    if gpus and "{{" in text and "gpus." in text:
-        text = gpu_pages.render(text, language_of(page))
-    return checked.expand_checked(pins.expand_pins(text))
+def page_source(page: Path) -> str:
+    """The page as MkDocs hands it to Markdown: after the {{ pin.X }} and {{ checked.X }} hooks."""
+    return checked.expand_checked(pins.expand_pins(page.read_text(encoding="utf-8")))
 
 
 def included_files(text: str) -> set[Path]:

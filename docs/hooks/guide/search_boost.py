@@ -21,7 +21,9 @@ stay searchable.
 import re
 
 BOOSTS = {"troubleshooting.md": 2}
-PREFIX_BOOSTS = {"contributing/": 0.3}
+# Contributors' pages and the chooser (a tool: its answers are generated from the GPU table, and the
+# rest of its prose names every GPU and path) are found by their own words, not by a reader's message.
+PREFIX_BOOSTS = {"contributing/": 0.3, "choose": 0.5}
 
 
 def boost_for(src_uri: str) -> float | None:
