@@ -61,7 +61,8 @@
     if (JSON.stringify(s) === last) return;
     last = JSON.stringify(s);
     const params = new URLSearchParams(Object.entries(s).filter(([, v]) => v));
-    history.replaceState(null, "", params.toString() ? "?" + params : location.pathname);
+    // The hash stays: a link to one of the page's headings (choose/#zluda) still lands on it (a11y.js).
+    history.replaceState(null, "", (params.toString() ? "?" + params : location.pathname) + location.hash);
     answer.replaceChildren();
     if (!s.gpu) return showPaths(null);
     const found = match(s.gpu);
