@@ -41,9 +41,13 @@ def test_the_project_tree_does_not_wrap(site, phone):
 
 
 def _strip(page, selector: str, side: str) -> bytes:
+    """A 14 px strip of the element's edge, of the part of it on screen (a table taller than the screen
+    scrolled into view starts above the top: a clip there would be outside the image)."""
     box = page.locator(selector).bounding_box()
     x = box["x"] + box["width"] - 14 if side == "right" else box["x"]
-    return page.screenshot(clip={"x": x, "y": box["y"], "width": 14, "height": min(box["height"], 300)})
+    top = max(box["y"], 0)
+    bottom = min(box["y"] + box["height"], page.viewport_size["height"], top + 300)
+    return page.screenshot(clip={"x": x, "y": top, "width": 14, "height": bottom - top})
 
 
 def test_a_table_wider_than_the_screen_shows_that_it_scrolls(site, phone):
