@@ -13,7 +13,7 @@ import re
 import pytest
 
 from run_requirements import required, skip_or_fail
-from site_server import CHROMIUM, build_site, chromium_missing, serve
+from site_server import CHROMIUM, build_site, chromium_missing, npm_tools, serve
 
 MISSING = chromium_missing()
 
@@ -74,3 +74,27 @@ def search(page, query: str) -> list[str]:
 def first_section(results: list[str]) -> str | None:
     """The first result a reader sees: the first section of the first page in the list."""
     return next((r for r in results if "#" in r), None)
+
+
+AXE_RUN = ("async () => (await axe.run(document)).violations.map(v => "
+           "({id: v.id, nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))")
+
+
+# What the page builds in the browser after its load event, done: Material's code-block button bars,
+# named by docs/javascripts/a11y.js (once a frame), and the search dialog's name. Waiting for this
+# instead of the network going quiet (the search index arrives after the load) saves about 0.8 s a page.
+BUILT = """() => document.querySelector('.md-search[aria-label]') !== null
+  && document.querySelector('.md-code__nav:not([aria-label])') === null"""
+
+
+def open_built(page, url: str) -> None:
+    """Load url and wait until what Material and a11y.js build in the browser is there."""
+    page.goto(url)
+    page.wait_for_function(BUILT)
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+def axe_violations(page, label: str) -> list[str]:
+    """axe-core's violations on the page as it stands, one line each: 'label id: [the first 3 nodes]'."""
+    page.add_script_tag(path=str(npm_tools() / "axe-core" / "axe.min.js"))
+    return [f"{label} {v['id']}: {v['nodes']}" for v in page.evaluate(AXE_RUN)]

@@ -10,8 +10,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from browser_support import skip_module_without_browser
-from site_server import npm_tools
+from browser_support import axe_violations, skip_module_without_browser
 
 skip_module_without_browser()
 
@@ -204,16 +203,12 @@ def test_fits_375_px(site, browser, url):
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_axe_finds_no_violations(site, browser, scheme):
     _, base = site
-    axe = (npm_tools() / "axe-core" / "axe.min.js").read_text(encoding="utf-8")
     context = browser.new_context(color_scheme=scheme)
     page = context.new_page()
     report = []
     for url in ["", "choose/", "choose/?gpu=AMD+Radeon+RX+7900+XTX&py=3.13", "choose/?gpu=AMD+Radeon(TM)+Graphics",
                 "zh/", "zh/choose/?gpu=6700XT"]:
         page.goto(base + url, wait_until="networkidle")
-        page.add_script_tag(content=axe)
-        violations = page.evaluate("async () => (await axe.run(document)).violations.map(v => "
-                                   "({id: v.id, nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))")
-        report += [f"{url or 'home'} [{scheme}] {v['id']}: {v['nodes']}" for v in violations]
+        report += axe_violations(page, f"{url or 'home'} [{scheme}]")
     context.close()
     assert not report, "\n".join(report)

@@ -150,3 +150,11 @@ def test_a_refusal_of_this_machine_exits_1(tmp_path, monkeypatch):
     assert exit_code(pick_adapter, "--adapter", "7") == 1
     for name in ("mnist_data", "train_mnist"):
         assert exit_code(load_snippet(name), "--data-dir", str(tmp_path / "none")) == 1
+
+
+@pytest.mark.parametrize("argv", [["--runs", "6", "--need", "7"], ["--runs", "0"], ["--need", "0"]])
+def test_the_page_speed_benchmark_refuses_a_count_it_cannot_meet(argv):
+    """--need N of --runs: checked before anything is built or audited (one usage line, exit 2)."""
+    result = run_python([str(TESTS / "browser" / "lighthouse.py"), *argv], cwd=ROOT, timeout=120)
+    assert result.returncode == 2 and "--need between 1 and --runs" in result.stderr, result.stderr[-400:]
+    assert "Traceback" not in result.stderr

@@ -3,7 +3,7 @@
 Every message is searched in the browser as a reader searches it (pasted whole into the box of a page of
 its edition). The test prints how many find their section first and within the first three sections shown,
 lists every miss, and holds the floors: of the messages with a section, >= 80 % first and >= 95 % within
-three (held lower for now: see TOP3_FLOOR). Messages under `pending:` wait for a section not yet written;
+three. Messages under `pending:` wait for a section not yet written;
 they are run and reported, not counted.
 """
 
@@ -19,11 +19,12 @@ from browser_support import search, skip_module_without_browser
 skip_module_without_browser()
 
 EVAL = Path(__file__).with_name("search_eval.yml")
-# Issue 23 asks for 80 % first and 95 % within three. On 2026-12-01, with the ROCm and XPU sections and
-# the chooser merged: first 56/69 (81 %), within three 64/69 (93 %); 34/60 and 39/60 before that day's
-# changes. Within three is held where it stands (a ratchet: raise it, never lower it) until the misses
-# the test lists are solved by ranking, not by copying their words into the pages.
-FIRST_FLOOR, TOP3_FLOOR = 80, 92  # per cent
+# Issue 23's floors. Measured: 34/60 first and 39/60 within three before 2026-12-01; 56/69 and 64/69
+# once the ROCm and XPU sections and the chooser were merged; 60/69 and 68/69 once the memory section's
+# summary said "VRAM" and "leak" (the words of its own source, DirectML#412) and the mirror section showed
+# the message pip prints on a timeout. Then four held-out messages, from threads not read before, were
+# added untuned: 62/73 first (85 %), 70/73 within three (96 %); two of the four missed (listed by the test).
+FIRST_FLOOR, TOP3_FLOOR = 80, 95  # per cent
 
 
 def load_eval(path: Path = EVAL) -> dict[str, list[dict]]:

@@ -14,8 +14,8 @@ import textwrap
 import pytest
 
 from guide_harness import DOCS, ROOT, page_source
-from browser_support import first_section, search, skip_module_without_browser
-from site_server import npm_tools, page_urls
+from browser_support import axe_violations, first_section, open_built, search, skip_module_without_browser
+from site_server import page_urls
 
 skip_module_without_browser()
 
@@ -301,18 +301,14 @@ def test_404_page_is_styled(site, context):
 @pytest.mark.parametrize("scheme", ["default", "slate"])
 def test_axe_finds_no_violations(site, browser, scheme):
     site_dir, base = site
-    axe = (npm_tools() / "axe-core" / "axe.min.js").read_text(encoding="utf-8")
     # The palette follows the system's preference until the reader toggles it.
     context = browser.new_context(color_scheme="light" if scheme == "default" else "dark")
     page = context.new_page()
     report = []
     for url in [*_pages(site_dir), "no/such/page/", "zh/no/such/page/"]:
-        page.goto(base + url, wait_until="networkidle")
+        open_built(page, base + url)
         assert page.evaluate("document.body.getAttribute('data-md-color-scheme')") == scheme
-        page.add_script_tag(content=axe)
-        violations = page.evaluate("async () => (await axe.run(document)).violations.map(v => "
-                                   "({id: v.id, nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))")
-        report += [f"{url or 'home'} [{scheme}] {v['id']}: {v['nodes']}" for v in violations]
+        report += axe_violations(page, f"{url or 'home'} [{scheme}]")
     context.close()
     assert not report, "\n".join(report)
 
