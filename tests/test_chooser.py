@@ -157,7 +157,14 @@ def test_without_javascript_the_page_shows_the_table(site, browser, edition):
     page = context.new_page()
     page.goto(base + edition + "choose/?gpu=6700XT")
     assert not page.locator("#chooser").is_visible()
-    rows = page.locator("table tr").all_inner_texts()
+    # The browser lays the table out once it nears the screen (extra.css): the reader scrolls to it.
+    page.locator(".gpu-table").scroll_into_view_if_needed()
+    # (Polled from here: without JavaScript the page runs no wait_for_function.)
+    for _ in range(50):
+        if page.evaluate("document.querySelector('.gpu-table tbody tr').innerText.trim()"):
+            break
+        page.wait_for_timeout(100)
+    rows = page.locator(".gpu-table tr").all_inner_texts()
     assert sum("AMD Radeon RX 6700 XT" in r for r in rows) == 1 and len(rows) > 60
     assert page.locator(".chooser-path").count() == 6 and page.locator(".chooser-path:visible").count() == 6
     context.close()
