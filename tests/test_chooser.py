@@ -10,7 +10,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from browser_support import axe_violations, skip_module_without_browser
+from browser_support import axe_violations, open_built, skip_module_without_browser
 
 skip_module_without_browser()
 
@@ -215,7 +215,7 @@ def test_axe_finds_no_violations(site, browser, scheme):
     report = []
     for url in ["", "choose/", "choose/?gpu=AMD+Radeon+RX+7900+XTX&py=3.13", "choose/?gpu=AMD+Radeon(TM)+Graphics",
                 "zh/", "zh/choose/?gpu=6700XT"]:
-        page.goto(base + url, wait_until="networkidle")
+        open_built(page, base + url)
         report += axe_violations(page, f"{url or 'home'} [{scheme}]")
     context.close()
     assert not report, "\n".join(report)

@@ -7,11 +7,11 @@
 //    bar by searching every <pre> on every change was quadratic: 320 ms of main thread on the
 //    training page). The names are in the page's language: English, or Chinese on the Chinese
 //    edition (<html lang="zh">).
-// 2. A link to a heading lands on it. extra.css lets the browser skip code blocks (and the chooser's
-//    table of every GPU) that are off screen
-//    (content-visibility: auto), so it places a heading below them from estimated heights; once the
-//    blocks above render, the heading moves (8,000 px on the training page). The blocks above the
-//    link's target are laid out before scrolling to it; the blocks below it stay skipped.
+// 2. A link to a heading lands on it. extra.css lets the browser skip code blocks and the chooser's
+//    table of every GPU while they are off screen (content-visibility: auto), so it places a heading
+//    below them from estimated heights; once the blocks above render, the heading moves (8,000 px on
+//    the training page). The blocks above the link's target are laid out before scrolling to it; the
+//    blocks below it stay skipped.
 (function () {
   var queued = false;
   var chinese = document.documentElement.lang === "zh";

@@ -92,6 +92,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def load() -> str:
+    """The 1, 5 and 15 minute load averages (Windows has none: os.getloadavg is POSIX only)."""
+    if not hasattr(os, "getloadavg"):
+        return "not available on this system"
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
