@@ -4,12 +4,13 @@ MkDocs puts this file's folder on sys.path while it loads it, so ``guide`` impor
 the priority its module gives it (guide.i18n runs after mkdocs-static-i18n's on_files).
 """
 
-from guide import checked, gpu_pages, pins, search_boost
+from guide import checked, code_buttons, code_spans, gpu_pages, pins, search_boost
 from guide.i18n import on_files, on_post_build, on_startup
 from guide import notebook_page
 from guide.not_found import on_post_template
 
-__all__ = ["on_files", "on_page_content", "on_page_markdown", "on_post_build", "on_post_template", "on_startup"]
+__all__ = ["on_files", "on_page_content", "on_page_markdown", "on_post_build", "on_post_page", "on_post_template",
+           "on_startup"]
 
 
 def on_page_markdown(markdown, page, config, files):
@@ -23,6 +24,13 @@ def on_page_markdown(markdown, page, config, files):
 
 
 def on_page_content(html, page, config, files):
-    """The notebook page slimmed (guide.notebook_page); Python blocks kept out of the search index."""
+    """The notebook page slimmed (guide.notebook_page); Python blocks kept out of the search index;
+    highlighted code in fewer elements, the same colours (guide.code_spans)."""
     html = notebook_page.on_page_content(html, page, config, files)
-    return search_boost.on_page_content(html, page, config, files)
+    html = search_boost.on_page_content(html, page, config, files)
+    return code_spans.on_page_content(html, page, config, files)
+
+
+def on_post_page(output, page, config):
+    """Every code block's copy button written into the page (guide.code_buttons)."""
+    return code_buttons.on_post_page(output, page, config)

@@ -8,6 +8,8 @@
     blocks          a page's Python and shell blocks, as the tests run them (needs pytest-codeblocks)
     notebook        the tutorial notebooks, built from their Markdown sources and the snippets
     notebook_page   the notebook page's HTML with the site's own code styling
+    code_spans      highlighted code in fewer elements, with the same colours
+    code_buttons    every code block's copy button written into the page (Material sets blocks up lazily)
     i18n            the Chinese edition's fix-ups to the build (notebooks stay pages, jieba quiet)
     search_boost    the troubleshooting page ranks first in the site search
     gpus            the one table of GPUs (docs/hooks/data/gpus.yml): loaded, validated, names matched
