@@ -1,4 +1,4 @@
-"""Benchmark, not a test: Lighthouse's mobile performance score for every page of the built site.
+"""Benchmark, not a test: Lighthouse's mobile performance and accessibility scores for every page of the site.
 
     cd tests/browser/lighthouse && npm install --no-audit --no-fund && cd ../../..
     .venv/bin/python tests/browser/lighthouse.py            # all pages, one run each
@@ -7,9 +7,11 @@
 
 It builds the site, serves it on 127.0.0.1, runs Lighthouse 12 (tests/browser/lighthouse/package.json) with the
 system Chromium in its default mobile emulation (slow 4G, 4x CPU slowdown), and prints per page the
-performance score, the page weight (bytes transferred), the DOM size and the largest contentful paint.
-Exit status 1 if a page's median is below --min (default 95), or with --need N if fewer than N of its
-runs reach it. The load average is printed before and after. Scores vary with the machine's load.
+performance score, the page weight (bytes transferred), the DOM size, the largest contentful paint and
+the lowest accessibility score of its runs (the same load of the page; axe-core's audits run after the
+trace). Exit status 1 if a page's median is below --min (default 95), or with --need N if fewer than N
+of its runs reach it, or if an accessibility score is below 100. The load average is printed before and
+after. Performance scores vary with the machine's load.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ LIGHTHOUSE = Path(__file__).resolve().parent / "lighthouse" / "node_modules" / "
 
 def audit(url: str) -> dict:
     result = subprocess.run(
-        ["node", str(LIGHTHOUSE), url, "--only-categories=performance", "--output=json", "--quiet",
+        ["node", str(LIGHTHOUSE), url, "--only-categories=performance,accessibility", "--output=json", "--quiet",
          "--chrome-flags=--headless=new --no-sandbox"],
         capture_output=True, text=True, env={**os.environ, "CHROME_PATH": str(CHROMIUM)}, timeout=300,
     )
@@ -45,6 +47,7 @@ def audit(url: str) -> dict:
     audits = report["audits"]
     return {
         "score": round(report["categories"]["performance"]["score"] * 100),
+        "a11y": round(report["categories"]["accessibility"]["score"] * 100),
         "bytes": audits["total-byte-weight"]["numericValue"],
         "dom": audits["dom-size"]["numericValue"] if "numericValue" in audits["dom-size"] else None,
         "lcp": audits["largest-contentful-paint"]["numericValue"] / 1000,
@@ -52,7 +55,7 @@ def audit(url: str) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Lighthouse mobile performance of every page of the site.")
+    parser = argparse.ArgumentParser(description="Lighthouse mobile performance and accessibility of every page of the site.")
     parser.add_argument("--runs", type=int, default=1, help="runs per page; the median is reported (default: 1)")
     parser.add_argument("--min", type=int, default=95, help="lowest acceptable score (default: 95)")
     parser.add_argument("--need", type=int, default=None,
@@ -70,8 +73,8 @@ def main(argv: list[str] | None = None) -> int:
         site = build_site(Path(scratch) / "site")
         with serve(site) as base:
             print(f"load average (1, 5, 15 min) before: {load()}")
-            print(f"{'page':<28}{'median':>7}{'KB':>7}{'DOM':>7}{'LCP s':>7}  {'runs >= ' + str(args.min):<10} scores")
-            low = []
+            print(f"{'page':<28}{'median':>7}{'KB':>7}{'DOM':>7}{'LCP s':>7}{'a11y':>6}  {'runs >= ' + str(args.min):<10} scores")
+            low, inaccessible = [], []
             for url in page_urls(site):
                 runs = [audit(base + url) for _ in range(args.runs)]
                 scores = [r["score"] for r in runs]
@@ -79,16 +82,20 @@ def main(argv: list[str] | None = None) -> int:
                 good = sum(1 for s in scores if s >= args.min)
                 last = runs[-1]
                 print(f"{url or '(home)':<28}{score:>7.0f}{last['bytes'] / 1024:>7.0f}{last['dom'] or 0:>7.0f}"
-                      f"{statistics.median(r['lcp'] for r in runs):>7.2f}  {f'{good} of {len(runs)}':<10} "
+                      f"{statistics.median(r['lcp'] for r in runs):>7.2f}{min(r['a11y'] for r in runs):>6}"
+                      f"  {f'{good} of {len(runs)}':<10} "
                       f"{' '.join(map(str, scores))}", flush=True)
                 if (good < args.need) if args.need else score < args.min:
                     low.append(url or "(home)")
+                if min(r["a11y"] for r in runs) < 100:
+                    inaccessible.append(url or "(home)")
             print(f"load average (1, 5, 15 min) after: {load()}")
+    if inaccessible:
+        print(f"accessibility below 100: {', '.join(inaccessible)}")
     if low:
         rule = f"in {args.need} of {args.runs} runs" if args.need else "as a median"
         print(f"below {args.min} {rule}: {', '.join(low)}")
-        return 1
-    return 0
+    return 1 if low or inaccessible else 0
 
 
 def load() -> str:
