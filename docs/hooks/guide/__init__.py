@@ -10,6 +10,7 @@
     notebook_page   the notebook page's HTML with the site's own code styling
     code_spans      highlighted code in fewer elements, with the same colours
     code_buttons    every code block's copy button written into the page (Material sets blocks up lazily)
+    code_heights    each code block's line count, for the browser's estimate of a block it skips
     i18n            the Chinese edition's fix-ups to the build (notebooks stay pages, jieba quiet)
     search_boost    the troubleshooting page ranks first in the site search
     gpus            the one table of GPUs (docs/hooks/data/gpus.yml): loaded, validated, names matched
