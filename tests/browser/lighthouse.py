@@ -4,6 +4,7 @@
     .venv/bin/python tests/browser/lighthouse.py            # all pages, one run each
     .venv/bin/python tests/browser/lighthouse.py --runs 3   # the median of three runs per page
     .venv/bin/python tests/browser/lighthouse.py --runs 6 --need 5   # issue 23: >= 95 in 5 of 6 runs
+    .venv/bin/python tests/browser/lighthouse.py --runs 6 --page troubleshooting/ --page zh/   # two pages
 
 It builds the site, serves it on 127.0.0.1, runs Lighthouse 12 (tests/browser/lighthouse/package.json) with the
 system Chromium in its default mobile emulation (slow 4G, 4x CPU slowdown), and prints per page the
@@ -58,6 +59,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Lighthouse mobile performance and accessibility of every page of the site.")
     parser.add_argument("--runs", type=int, default=1, help="runs per page; the median is reported (default: 1)")
     parser.add_argument("--min", type=int, default=95, help="lowest acceptable score (default: 95)")
+    parser.add_argument("--page", action="append", default=None, metavar="URL",
+                        help="only this page, as listed (troubleshooting/, zh/; repeatable; default: every page)")
     parser.add_argument("--need", type=int, default=None,
                         help="runs of each page that must reach --min (default: the median must)")
     args = parser.parse_args(argv)
@@ -75,7 +78,12 @@ def main(argv: list[str] | None = None) -> int:
             print(f"load average (1, 5, 15 min) before: {load()}")
             print(f"{'page':<28}{'median':>7}{'KB':>7}{'DOM':>7}{'LCP s':>7}{'a11y':>6}  {'runs >= ' + str(args.min):<10} scores")
             low, inaccessible = [], []
-            for url in page_urls(site):
+            urls = page_urls(site)
+            unknown = sorted(set(args.page or []) - set(urls))
+            if unknown:
+                print(f"error: no such page: {', '.join(unknown)}", file=sys.stderr)
+                return 2
+            for url in [u for u in urls if args.page is None or u in args.page]:
                 runs = [audit(base + url) for _ in range(args.runs)]
                 scores = [r["score"] for r in runs]
                 score = statistics.median(scores)
