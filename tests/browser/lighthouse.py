@@ -74,15 +74,15 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     with tempfile.TemporaryDirectory() as scratch:
         site = build_site(Path(scratch) / "site")
+        urls = page_urls(site)
+        unknown = sorted(set(args.page or []) - set(urls))
+        if unknown:
+            print(f"error: no such page: {', '.join(unknown)}", file=sys.stderr)
+            return 2
         with serve(site) as base:
             print(f"load average (1, 5, 15 min) before: {load()}")
             print(f"{'page':<28}{'median':>7}{'KB':>7}{'DOM':>7}{'LCP s':>7}{'a11y':>6}  {'runs >= ' + str(args.min):<10} scores")
             low, inaccessible = [], []
-            urls = page_urls(site)
-            unknown = sorted(set(args.page or []) - set(urls))
-            if unknown:
-                print(f"error: no such page: {', '.join(unknown)}", file=sys.stderr)
-                return 2
             for url in [u for u in urls if args.page is None or u in args.page]:
                 runs = [audit(base + url) for _ in range(args.runs)]
                 scores = [r["score"] for r in runs]
