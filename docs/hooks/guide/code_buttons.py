@@ -28,6 +28,7 @@ button first, which brings it into view.
 from __future__ import annotations
 
 import html
+import itertools
 import json
 import re
 
@@ -53,7 +54,7 @@ def with_copy_buttons(output: str) -> str:
     copy = json.loads(config.group(1))["translations"]["clipboard.copy"]
     lang = LANG.search(output)
     chinese = bool(lang) and lang.group(1).startswith("zh")
-    numbers = iter(range(1, 10**6))
+    numbers = itertools.count(1)
 
     def add(match: re.Match) -> str:
         pre, code_attributes = match.groups()
