@@ -7,7 +7,7 @@ which no DirectML test passed. Every run's header says what torch-directml sees.
 A software adapter is no DirectML GPU: Microsoft's WARP ("Microsoft Basic Render Driver") is Direct3D 12
 emulated on the CPU, which a GPU-less virtual machine (a GitHub-hosted runner) may expose. Where it is all
 torch-directml finds, the DirectML tests skip and say so, and the shell blocks run with TORCH_DEVICE=cpu
-(tests/test_site_shell_blocks.py), so that no full-MNIST epoch is computed on WARP.
+(tests/pages/test_site_shell_blocks.py), so that no full-MNIST epoch is computed on WARP.
 DIRECTML_ALLOW_SOFTWARE_ADAPTER=1 counts it as an adapter after all (to try DirectML's code paths there).
 """
 

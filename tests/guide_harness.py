@@ -101,7 +101,7 @@ def run_snippet(relative: str, *args: str, cwd: Path, timeout: float = 600, **en
     """Run snippets/<relative> as a reader runs it in PyCharm: a script, from its own folder's imports.
 
     Its stdout and stderr are ASCII-only (PYTHONIOENCODING=ascii): anything a GBK or cp1252 console
-    could not show fails here with UnicodeEncodeError (tests/test_ascii_output.py)."""
+    could not show fails here with UnicodeEncodeError (tests/pages/test_ascii_output.py)."""
     env.setdefault("PYTHONIOENCODING", ASCII_CONSOLE)
     return run_python([str(SNIPPETS / relative), *args], cwd=cwd, timeout=timeout, **env)
 

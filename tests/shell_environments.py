@@ -1,6 +1,6 @@
 """Which shell blocks install packages, which environment each builds, and one folder per environment.
 
-On Windows tests/test_site_shell_blocks.py runs the pages' PowerShell and cmd blocks. A block that installs
+On Windows tests/pages/test_site_shell_blocks.py runs the pages' PowerShell and cmd blocks. A block that installs
 builds an environment of GBs (torch-directml with torch: 1.26 GB unpacked, tests/windows_environments.json).
 So:
 
@@ -10,7 +10,7 @@ So:
   would; the folder is removed after the last of them (kept if one failed, for the report).
 * ``SHELL_BLOCK_INSTALLS`` says which install blocks run at all:
   ``pypi`` (unset): those from PyPI; the vendor-index blocks (AMD's ROCm, PyTorch's XPU and CUDA indexes,
-  several GB each) are skipped, tests/test_install_commands.py checks their form;
+  several GB each) are skipped, tests/pages/test_install_commands.py checks their form;
   ``all``: those too (a machine with room for them, on purpose);
   ``none``: no block that installs runs (the GPU runner: nothing unhashed is installed on that PC).
 """
@@ -87,7 +87,7 @@ def install_skip_reason(block, setting: str) -> str | None:
         return (f"installs packages without hashes ({INSTALLS_VARIABLE}=none: "
                 f"this machine installs only the hash-locked ones)")
     if block.install_check == "vendor-index" and setting != "all":
-        return (f"installs torch from a vendor's index (several GB; tests/test_install_commands.py checks its "
+        return (f"installs torch from a vendor's index (several GB; tests/pages/test_install_commands.py checks its "
                 f"form): {INSTALLS_VARIABLE}=all installs it")
     return None
 

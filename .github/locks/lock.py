@@ -7,7 +7,7 @@
 Each lock is the full resolution of one dependency group of pyproject.toml for one platform and
 CPython version, every file with its sha256, in pip's requirements format. Workflows install it with
 ``python -m pip install --require-hashes -r .github/locks/FILE``, so a package that is not in the
-lock, or a file whose hash differs, stops the install. tests/test_locks.py fails when a lock and
+lock, or a file whose hash differs, stops the install. tests/repo/test_locks.py fails when a lock and
 pyproject.toml disagree.
 
 Why uv: it resolves for a platform other than the one it runs on (a Windows lock from Linux), with

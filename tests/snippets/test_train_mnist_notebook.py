@@ -1,4 +1,4 @@
-"""Tests for snippets/train_mnist_notebook.py run as a script (the notebook itself: tests/test_notebook.py)."""
+"""Tests for snippets/train_mnist_notebook.py run as a script (the notebook itself: tests/guide/test_notebook.py)."""
 
 from __future__ import annotations
 

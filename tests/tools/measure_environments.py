@@ -7,7 +7,7 @@ For each environment pip resolves its requirements against PyPI for Windows (``p
 directory over HTTP range requests (a few KB per wheel, not the wheel): the unpacked size, the number
 of files and the longest path inside site-packages, counting the ``__pycache__\\*.cpython-312.pyc``
 that pip writes beside every ``.py``. The figures go to tests/windows_environments.json, which the
-tests read (tests/test_shell_block_budget.py); nothing is measured at test time. Needs PyPI.
+tests read (tests/pages/test_shell_block_budget.py); nothing is measured at test time. Needs PyPI.
 Environments from a vendor's index (AMD, PyTorch's XPU and CUDA builds) are not reachable from here.
 """
 
@@ -57,7 +57,7 @@ def _lock_without_sdists() -> Path:
     return path
 
 
-# pip evaluates markers for the interpreter that runs it: make them Windows' (as tests/test_install_commands.py does).
+# pip evaluates markers for the interpreter that runs it: make them Windows' (as tests/pages/test_install_commands.py does).
 PIP_WRAPPER = """
 import json, sys
 import pip._vendor.packaging.markers as markers

@@ -20,7 +20,7 @@ and each step's ``if:`` evaluated. A ``uses:`` step is replaced by its local equ
 * `gh` (the Pages lookup on main): a stand-in that answers as GitHub does for a repository without Pages
   (HTTP 404), so the step's fallback runs.
 
---collect-only runs the test step's pytest with --collect-only (what tests/test_workflow_legs.py does in CI);
+--collect-only runs the test step's pytest with --collect-only (what tests/repo/test_workflow_legs.py does in CI);
 without it the step runs the leg's tests for real. The deploy job needs GitHub and is listed, not run.
 Exit status: 1 if a step failed.
 """

@@ -7,7 +7,7 @@ The data are the files in docs/hooks/benchmarks/, each written by one run of
 ``benchmark_data_loading.py --json FILE`` or ``benchmark_devices.py --json FILE`` (the commands are
 in the README). Add or replace a file, run this script, commit both. Each file becomes one group
 of bars, drawn to its own scale; every bar carries its value in ``data-value``, which
-tests/test_benchmark_chart.py checks against the data. A device run through CUDA is labelled
+tests/guide/test_benchmark_chart.py checks against the data. A device run through CUDA is labelled
 "CUDA, not DirectML": those figures show the method on a GPU, not what DirectML does.
 """
 

@@ -108,7 +108,7 @@ def site_blocks(page: Path) -> list[SiteBlock]:
 
 def all_site_blocks() -> list[SiteBlock]:
     """The Python blocks of the English pages. A translated page's blocks are not run a second time:
-    tests/test_i18n.py proves them identical to its English page's blocks (code, arguments, marks)."""
+    tests/pages/test_i18n.py proves them identical to its English page's blocks (code, arguments, marks)."""
     return [block for page in english_pages() for block in site_blocks(page)]
 
 
@@ -120,8 +120,8 @@ SHELL_LANGUAGES = {"powershell": "powershell", "pwsh": "powershell", "ps1": "pow
 OTHER_SHELL_LANGUAGES = {"sh", "bash", "zsh", "shell", "console", "shell-session", "ps", "posh", "batch", "doscon"}
 ANY_FENCE = re.compile(r"^([ \t]*)(`{3,}|~{3,})[ \t]*\{?\.?([\w+-]*)[^\n]*\n(.*?)^\1\2[ \t]*$", re.M | re.S)
 # The site-block keys of a shell block (guide.directives.KEYS says what each means). install-check is
-# read from the same fences by tests/test_install_commands.py; i18n=translated marks a Chinese block whose
-# comments are translated (tests/test_i18n.py).
+# read from the same fences by tests/pages/test_install_commands.py; i18n=translated marks a Chinese block whose
+# comments are translated (tests/pages/test_i18n.py).
 SHELL_KEYS = {"manual", "env", "directml", "requires", "install-check", "i18n"}
 
 
@@ -194,7 +194,7 @@ def edition_shell_blocks(page: Path) -> list[ShellBlock]:
 
 def all_shell_blocks() -> list[ShellBlock]:
     """The shell blocks of the English pages, and those of the translated pages' own stretches; the rest of
-    a Chinese page's blocks are the English page's blocks with the same markers (tests/test_i18n.py), so
+    a Chinese page's blocks are the English page's blocks with the same markers (tests/pages/test_i18n.py), so
     they do not run twice."""
     english = [block for page in english_pages() for block in shell_blocks(page)]
     own = [block for page in pages() if page not in english_pages() for block in edition_shell_blocks(page)]

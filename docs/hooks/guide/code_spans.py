@@ -15,7 +15,7 @@ of span change nothing a reader sees:
 Which classes those are is read from the stylesheets the site ships (Material's own and
 docs/stylesheets/extra.css), not listed here, so a theme update that colours a new class keeps its
 spans. The text of every block is unchanged, character for character, so the copy button, the search
-index and the tests that run the blocks see what they saw; tests/test_code_spans.py checks the
+index and the tests that run the blocks see what they saw; tests/guide/test_code_spans.py checks the
 colours of every character in the browser.
 """
 

@@ -9,7 +9,7 @@ and a whole-line comment in another directive's form (``<!-- install-check: hist
 
 One key stands above no fence: ``<!-- site-block: edition=zh -->`` opens a stretch of one edition's own
 content (a China-network section on the Chinese page) and ``<!-- site-block: edition=end -->`` closes it
-(``edition_regions``). tests/test_i18n.py leaves such a stretch out of the parity check, and the suite runs its
+(``edition_regions``). tests/pages/test_i18n.py leaves such a stretch out of the parity check, and the suite runs its
 shell blocks as it runs the English pages' (guide.blocks); it may hold no Python block and no include.
 """
 
@@ -35,7 +35,7 @@ KEYS = {
     "directml": Key("directml=yes: the block needs a DirectML adapter (skipped without one, required on the GPU "
                     "runner)", ("yes",)),
     "requires": Key("requires=TOOL: the shell block needs TOOL on PATH (uv); skipped where it is missing"),
-    "install-check": Key("how tests/test_install_commands.py treats the fence's install commands: vendor-index "
+    "install-check": Key("how tests/pages/test_install_commands.py treats the fence's install commands: vendor-index "
                          "(from a vendor's own index: their form is checked, not resolved) or historical (old "
                          "recipes that must no longer install)", ("vendor-index", "historical")),
     "tags": Key("the notebook cell's tags, space-separated (tags=parameters: papermill's convention), in "
@@ -185,7 +185,7 @@ def edition_regions(text: str, where: str, language: str | None = None) -> list[
             closing = fence.group(1)
             if opened and fence.group(2).lower() in {"python", "py", "python3", "pycon"}:
                 raise PageError(f"{where}:{number}: a Python block inside an edition's own stretch: Python "
-                                f"blocks are shared by both editions (tests/test_i18n.py)")
+                                f"blocks are shared by both editions (tests/pages/test_i18n.py)")
             continue
         if opened and re.match(r"^\s*;?-+8<-+", line):
             raise PageError(f"{where}:{number}: an include inside an edition's own stretch: includes are shared "

@@ -115,7 +115,7 @@ def normalize(name: str) -> str:
     """A Windows adapter name as a key: case, spacing, (TM)/(R) and the words AMD, Radeon, RX aside.
 
     "AMD Radeon RX 6700 XT", "Radeon RX 6700XT" and "6700xt" are all "6700xt". docs/javascripts/chooser.js
-    does the same in the browser (tests/test_gpus.py runs both on the same names).
+    does the same in the browser (tests/guide/test_gpus.py runs both on the same names).
     """
     words = re.sub(r"[^a-z0-9]+", " ", DROPPED.sub(" ", name.lower())).split()
     return "".join(re.sub(r"^rx(?=[0-9])", "", w) for w in words if w not in DROPPED_WORDS)

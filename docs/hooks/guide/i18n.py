@@ -11,7 +11,7 @@ keeping the destination and URL that mkdocs-static-i18n computed. mkdocs-static-
 as an asset and gives it no language alternates, so the language switcher would drop the reader on
 the other edition's home page; the hook adds them (``PAGE.ipynb`` <-> ``PAGE.zh.ipynb``), and puts the
 notebook pages back into the plugin's list of pages for its sitemap.
-(tests/test_i18n.py builds the site and checks that both notebook pages are rendered HTML.)
+(tests/pages/test_i18n.py builds the site and checks that both notebook pages are rendered HTML.)
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from pathlib import Path
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 
-# Content-tab labels that a translated page gives in its own language (tests/test_i18n.py maps the English
+# Content-tab labels that a translated page gives in its own language (tests/pages/test_i18n.py maps the English
 # page's labels through this table before comparing). A label not listed stays as the English page has it;
 # Material links tabs by label (content.tabs.link), and each edition's pages use the same labels.
 TAB_TITLES = {

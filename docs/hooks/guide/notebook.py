@@ -29,7 +29,7 @@ from guide.directives import fence_options, is_directive
 
 SOURCE = ROOT / "docs" / "hooks" / "train_mnist_notebook.md"
 NOTEBOOK = ROOT / "docs" / "train-mnist-notebook.ipynb"
-# The Chinese edition's notebook: Chinese prose, the same code cells (tests/test_i18n.py compares them).
+# The Chinese edition's notebook: Chinese prose, the same code cells (tests/pages/test_i18n.py compares them).
 TRANSLATED = {"zh": (ROOT / "docs" / "hooks" / "train_mnist_notebook.zh.md", ROOT / "docs" / "train-mnist-notebook.zh.ipynb")}
 FENCE = re.compile(r"^```python[^\n]*\n(.*?)^```[ \t]*$", re.M | re.S)
 CELL_KEYS = {"tags"}  # the site-block keys of a notebook cell (guide.directives.KEYS)

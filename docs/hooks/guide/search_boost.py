@@ -3,11 +3,11 @@
 A reader pastes a whole error message into the search box. Material's search does not normalise by
 length, so a long section of the training chapter that merely repeats "not", "device" and "torch" could
 outrank the short section that holds the message word for word. Boosting the page that exists to answer
-error messages puts that section first (tests/test_site_browser.py checks it for every message on the
+error messages puts that section first (tests/site/test_site_browser.py checks it for every message on the
 page). The contributors' pages (contributing/: the GPU runner's set-up, how the guide is tested) are
 long and full of set-up words (PowerShell, Python, pip, PyCharm, runner), so they came first for
 readers' own set-up errors; they are weighed down, still found by a search for what only they hold.
-tests/test_search_eval.py measures the weights on messages readers pasted in public threads. Set here
+tests/site/test_search_eval.py measures the weights on messages readers pasted in public threads. Set here
 rather than in each page's front matter so the pages stay plain Markdown.
 
 What is indexed: the Python scripts shown on the pages are left out of the search index (Material skips

@@ -1,6 +1,6 @@
 """The harness's shell-block machinery, on any OS: extraction, site-block markers, scripts and the summary.
 
-The blocks themselves run on Windows only (tests/test_site_shell_blocks.py); what decides which block
+The blocks themselves run on Windows only (tests/pages/test_site_shell_blocks.py); what decides which block
 runs, how, and what the end of a run says about it is checked here.
 """
 
@@ -105,7 +105,7 @@ def test_markers_and_labels_that_cannot_be_honoured_are_refused(page, message):
 PAGE_READERS = [
     (PYTHON_LANGUAGES, PYTHON_KEYS),  # the Python blocks (guide.blocks.site_blocks)
     (set(SHELL_LANGUAGES), SHELL_KEYS),  # the shell blocks (guide.blocks.shell_blocks); install-check among them
-    ({"text"}, {"install-check", "i18n"}),  # tests/test_install_commands.py, tests/test_i18n.py
+    ({"text"}, {"install-check", "i18n"}),  # tests/pages/test_install_commands.py, tests/pages/test_i18n.py
 ]
 NOTEBOOK_READERS = [({"python"}, CELL_KEYS)]  # the notebook's cells (guide.notebook)
 NOTEBOOK_SOURCES = sorted((DOCS / "hooks").glob("*.md"))
@@ -163,7 +163,7 @@ def test_every_shell_block_on_every_page_runs_on_windows_or_says_why_not():
     by_page = {}
     for block in blocks:
         by_page.setdefault(block.page, []).append(block)
-    for page in english_pages():  # a Chinese page has the same blocks and markers (tests/test_i18n.py)
+    for page in english_pages():  # a Chinese page has the same blocks and markers (tests/pages/test_i18n.py)
         name = page.relative_to(DOCS).as_posix()
         labels = [m.group(1).lower() for m in SHELL_FENCE_LABEL.finditer(page_source(page))]
         # Opening and closing fences alternate; every shell label opens a block the harness found.

@@ -75,7 +75,7 @@ def shared_environments(request, tmp_path_factory):
 def _project(block, shared):
     """The block's project folder, with the snippets in it (and its .venv for env=venv)."""
     key = environment_key(block)
-    # Short folders (envK0, bN under pytest's base folder): paths stay under MAX_PATH (tests/test_windows_paths.py).
+    # Short folders (envK0, bN under pytest's base folder): paths stay under MAX_PATH (tests/repo/test_windows_paths.py).
     project, fresh = shared.folder(key) if key else (shared.scratch(), True)
     if fresh:
         project.mkdir(exist_ok=True)

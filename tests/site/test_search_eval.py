@@ -1,4 +1,4 @@
-"""The site search judged on messages as readers pasted them, from public threads (tests/search_eval.yml).
+"""The site search judged on messages as readers pasted them, from public threads (tests/site/search_eval.yml).
 
 Every message is searched in the browser as a reader searches it (pasted whole into the box of a page of
 its edition). The test prints how many find their section first and within the first three sections shown,

@@ -21,7 +21,7 @@ def phone(browser):
 
 
 def test_the_project_tree_does_not_wrap(site, phone):
-    """Plain-text blocks wrap (tests/test_site_browser.py); a tree must not: each of its lines is one
+    """Plain-text blocks wrap (tests/site/test_site_browser.py); a tree must not: each of its lines is one
     rendered line, and the block scrolls sideways instead."""
     _, base = site
     phone.goto(base + "mnist-training/")

@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 GITHUB_DIR = ROOT / ".github"
 WORKFLOWS_DIR = GITHUB_DIR / "workflows"
 SITE = WORKFLOWS_DIR / "site.yml"
@@ -600,7 +600,7 @@ def test_site_workflow():
     assert "mkdocs build --strict" in runs
     # Two legs: the whole suite on torch-directml's pins, and the README's current-torch tests.
     legs = {leg["group"]: leg["tests"] for leg in build["strategy"]["matrix"]["include"]}
-    assert legs == {"test": "", "test-current": "tests/snippets tests/test_site_blocks.py"}
+    assert legs == {"test": "", "test-current": "tests/snippets tests/pages/test_site_blocks.py"}
     locks = {leg["group"]: leg["lock"] for leg in build["strategy"]["matrix"]["include"]}
     assert locks == {g: f".github/locks/{g}-linux-py3.12.txt" for g in legs}
     assert build["env"] == {"GROUP": "${{ matrix.group }}", "LOCK": "${{ matrix.lock }}", "TESTS": "${{ matrix.tests }}", "REQUIRE_DATA": "1"}
@@ -802,7 +802,7 @@ FIRST_RUN_QUOTES = {
     "axe-core is not installed": "tests/site_server.py",
     "no Chromium": "tests/site_server.py",
     "does not import": "tests/directml_policy.py",
-    "job-started hook: allowed: event ": "tests/test_runner_hook.py",  # which runs the hook and checks its line
+    "job-started hook: allowed: event ": "tests/repo/test_runner_hook.py",  # which runs the hook and checks its line
     'print("OK:"': "snippets/verify_directml.py",
 }
 

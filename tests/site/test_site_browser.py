@@ -84,7 +84,7 @@ def test_every_copy_button_copies_its_block(site, context):
     for url in _pages(site_dir):
         if url == "404" or url.rstrip("/").endswith("choose"):
             # The chooser's blocks are the set-up page's, placed and shown by its script for the answer;
-            # tests/test_chooser.py checks that what it shows equals the set-up page's commands.
+            # tests/site/test_chooser.py checks that what it shows equals the set-up page's commands.
             continue
         expected = expected_blocks(url)
         page.goto(base + url)
@@ -244,7 +244,7 @@ def test_text_blocks_wrap_and_code_blocks_scroll(site, browser):
             cls: d.className, ws: getComputedStyle(d.querySelector('code')).whiteSpace}))""")
         kinds |= {b["cls"].split()[0] for b in blocks}
         for block in blocks:
-            # A tree ({.text .tree}) keeps its columns (tests/test_site_phone.py).
+            # A tree ({.text .tree}) keeps its columns (tests/site/test_site_phone.py).
             text = block["cls"].startswith("language-text") and "tree" not in block["cls"].split()
             if (block["ws"] == "pre-wrap") != text:
                 wrong.append(f"{url}: a {block['cls'].split()[0]} block has white-space {block['ws']}")
@@ -314,7 +314,7 @@ def test_axe_finds_no_violations(site, browser, scheme):
 
 
 # ---------------------------------------------------------------- the Chinese edition
-# tests/test_i18n.py checks the built files; these check what a reader does with them: types a Chinese word
+# tests/pages/test_i18n.py checks the built files; these check what a reader does with them: types a Chinese word
 # into the search box (Material segments Chinese in the browser against the words jieba put in the index),
 # switches language on a page, and copies code from a Chinese page.
 
@@ -403,7 +403,7 @@ def _own_blocks(path: str) -> set[int]:
     source = page_source(page)
     regions = edition_regions(source, page.name)
     lines, starts, index = source.splitlines(), [], 0
-    while index < len(lines):  # the opening line of each fence, as tests/test_i18n.py's fences() walks them
+    while index < len(lines):  # the opening line of each fence, as tests/pages/test_i18n.py's fences() walks them
         match = FENCE_OPEN.match(lines[index])
         if not match:
             index += 1

@@ -96,7 +96,7 @@ def test_a_chinese_readers_query_finds_its_section(chinese_page, query):
 # --------------------------------------------------------------------- Windows messages in Chinese
 
 # Each Windows message the pages quote, in the wording a Chinese-language Windows prints, and the section that
-# quotes it. Both editions quote both wordings (tests/test_i18n.py keeps their code blocks identical), so
+# quotes it. Both editions quote both wordings (tests/pages/test_i18n.py keeps their code blocks identical), so
 # the pasted Chinese message finds its section on either.
 CHINESE_WINDOWS = {
     "ImportError: DLL load failed while importing torch_directml_native: 找不到指定的程序。": "troubleshooting/#another-package-replaced-torch",

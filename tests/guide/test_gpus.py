@@ -1,6 +1,6 @@
 """The one table of GPUs (docs/hooks/data/gpus.yml): its loader refuses bad data, the pages quote it.
 
-The chooser's own behaviour in a browser is tests/test_chooser.py.
+The chooser's own behaviour in a browser is tests/site/test_chooser.py.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ import yaml
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 LOCKS_DIR = ROOT / ".github" / "locks"
 WORKFLOWS = ROOT / ".github" / "workflows"
 

@@ -25,7 +25,7 @@ def pytest_run(tmp_path, args, **env):
 
 @pytest.mark.parametrize("env", [{}, {"CI": "true", "GITHUB_ACTIONS": "true"}], ids=["local", "CI=true"])
 def test_no_browser_is_a_skip_unless_required(tmp_path, env):
-    tests = ["tests/test_site_browser.py", "tests/test_ci_packages.py"]
+    tests = ["tests/site/test_site_browser.py", "tests/repo/test_ci_packages.py"]
     result = pytest_run(tmp_path, tests, CHROMIUM=str(tmp_path / "none"), **env)
     out = result.stdout + result.stderr
     assert result.returncode == 0, out
@@ -35,7 +35,7 @@ def test_no_browser_is_a_skip_unless_required(tmp_path, env):
 
 def test_required_browser_fails_each_test_and_collection_goes_on(tmp_path):
     result = pytest_run(
-        tmp_path, ["tests/test_site_browser.py", "tests/test_ci_packages.py"],
+        tmp_path, ["tests/site/test_site_browser.py", "tests/repo/test_ci_packages.py"],
         CHROMIUM=str(tmp_path / "none"), CI="true", REQUIRE_BROWSER="1",
     )
     out = result.stdout + result.stderr

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 HOOK = ROOT / ".github" / "runner" / "job_started_hook.py"
 WRAPPER = ROOT / ".github" / "runner" / "job_started_hook.ps1"
 REPO = "example-owner/directml-guide"

@@ -17,7 +17,7 @@ import pytest
 import freshness
 from guide import checked
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 def releases(*versions, yanked=()):
     return {v: [{"filename": f"{v}.whl", "yanked": v in yanked}] for v in versions}

@@ -88,8 +88,8 @@ def test_the_leg_collects(workflow, job, leg, tests, runner_os, tmp_path):
 def test_what_the_leg_requires_and_skips(workflow, job, leg, tests, runner_os, tmp_path):
     env = leg_env(workflow, job, leg, runner_os, tmp_path)
     assert env["CI"] == env["GITHUB_ACTIONS"] == "true" and env["RUNNER_OS"] == runner_os
-    result = pytest_run(["-q", "-rs", "tests/test_site_browser.py", "tests/test_ci_packages.py",
-                         "tests/test_site_shell_blocks.py"], env)
+    result = pytest_run(["-q", "-rs", "tests/site/test_site_browser.py", "tests/repo/test_ci_packages.py",
+                         "tests/pages/test_site_shell_blocks.py"], env)
     out = result.stdout
     # No browser anywhere: the browser tests skip with their reason, never fail: no job requires them.
     assert env.get("REQUIRE_BROWSER") != "1"

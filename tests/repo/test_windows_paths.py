@@ -43,7 +43,7 @@ def tmp_name(node_name: str) -> str:
 
 def block_folders(setting: str) -> list[tuple[str, str]]:
     """(project folder relative to pytest's base folder, the environment in its .venv) for every shell-block
-    run that makes a .venv, as the suite names them (tests/test_site_shell_blocks.py): a shared
+    run that makes a .venv, as the suite names them (tests/pages/test_site_shell_blocks.py): a shared
     environment's folder envK0, or a folder of its own, bN (pytest's mktemp numbers them from 0)."""
     folders, shared, scratch = [], {}, 0
     for block, shell in runs_of(all_shell_blocks()):
