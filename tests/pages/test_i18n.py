@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 import re
-import textwrap
 from collections import Counter
 from html.parser import HTMLParser
 from pathlib import Path, PurePosixPath
@@ -38,6 +37,7 @@ from guide_harness import (
     INCLUDE_LINE,
     ROOT,
     english_pages,
+    fences,
     language_of,
     mkdocs_config,
     page_source,
@@ -52,7 +52,6 @@ CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 PIN = re.compile(r"\{\{\s*pin\.([A-Za-z0-9_.-]+)\s*\}\}")
 PYTEST_MARKER = re.compile(r"<!--\s*(pytest[^>]*?)\s*-->")  # pytest-codeblocks' own syntax
 TAB = re.compile(r'^[ \t]*===\+? "([^"]+)"', re.M)
-FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)$")
 URL = re.compile(r"https?://\S+")
 LINK_URL = re.compile(r"\]\((https?://[^)\s]+)\)")  # the address of a Markdown link
 # Words that stay English in Chinese text: names of products, tools, formats and people.
@@ -173,24 +172,6 @@ SHELL_FENCES = {"powershell", "pwsh", "ps1", "bat", "cmd"}
 def commands_of(body: str) -> list[str]:
     """A shell block's lines less its comments (a blank line stays, so the shapes still line up)."""
     return [line for line in body.splitlines() if not SHELL_COMMENT.match(line)]
-
-
-def fences(text: str, where: str) -> list[tuple[str, str, bool]]:
-    """(language, dedented body, marked as translated) of every fenced block, in order."""
-    translated = {d.fence_line for d in directives(text, where) if d.options.get("i18n") == "translated"}
-    lines = text.splitlines()
-    found, index = [], 0
-    while index < len(lines):
-        match = FENCE_OPEN.match(lines[index])
-        if not match:
-            index += 1
-            continue
-        indent, fence = match["indent"], match["fence"]
-        end = next((i for i in range(index + 1, len(lines)) if lines[i].strip() == fence), len(lines))
-        body = textwrap.dedent("\n".join(line[len(indent):] for line in lines[index + 1 : end]))
-        found.append(((match["info"].split() or [""])[0].lstrip("{."), body, index + 1 in translated))
-        index = end + 1
-    return found
 
 
 def markers(text: str, where: str) -> list:

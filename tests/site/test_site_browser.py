@@ -397,7 +397,7 @@ def test_copy_buttons_on_a_chinese_page_copy_the_english_pages_code(site, browse
 def _own_blocks(path: str) -> set[int]:
     """Indexes of the Chinese page's code blocks that only it has (inside <!-- site-block: edition=zh -->)."""
     from guide.directives import edition_regions
-    from test_i18n import FENCE_OPEN
+    from guide_harness import FENCE_OPEN
 
     page = DOCS / ((path.rstrip("/") or "index") + ".zh.md")
     source = page_source(page)
@@ -416,7 +416,7 @@ def _own_blocks(path: str) -> set[int]:
 def _translated_blocks(path: str) -> set[int]:
     """Indexes of the code blocks that the Chinese page translates on purpose (<!-- site-block: i18n=translated -->)."""
     from guide_harness import DOCS, page_source
-    from test_i18n import fences
+    from guide_harness import fences
 
     page = DOCS / ((path.rstrip("/") or "index") + ".zh.md")
     blocks = fences(page_source(page), page.relative_to(DOCS).as_posix())
