@@ -69,6 +69,12 @@ def directml_problems(workflow: dict) -> list:
                 problems.append(f"job {name}: `{line}`: jieba's build backend would come unhashed (no --no-build-isolation)")
         if not picked:
             problems.append(f"job {name}: the build backend (setuptools) is not installed from the lock first")
+        pick_steps = [s["run"] for s in run_steps if "pick.py" in s["run"]]
+        if pick_steps and "if ($LASTEXITCODE) { exit $LASTEXITCODE }" not in pick_steps[0]:
+            # pwsh checks the last command only: a failed pick.py leaves an empty file, pip then exits 0.
+            problems.append(f"job {name}: pick.py's exit code is not checked before pip runs")
+        if "!github.event.repository.fork" not in str(job.get("if", "")):
+            problems.append(f"job {name}: a fork has no GPU runner: the job would wait queued, then be cancelled")
         if (job.get("env") or {}).get("SHELL_BLOCK_INSTALLS") != "none":
             problems.append(f"job {name}: shell blocks that install unhashed packages would run (SHELL_BLOCK_INSTALLS: none)")
         for i in suite:
@@ -79,6 +85,8 @@ def directml_problems(workflow: dict) -> list:
         uploads = [s for s in steps(job) if str(s.get("uses", "")).startswith("actions/upload-artifact@")]
         if not uploads:
             problems.append(f"job {name}: no actions/upload-artifact step for the JUnit report")
+        elif "hashFiles('reports/directml-junit.xml') != ''" not in str(uploads[0].get("if", "")):
+            problems.append(f"job {name}: the upload runs where no report was written (a second red step)")
     return problems
 
 
@@ -127,6 +135,14 @@ def _mutants():
         "installing blocks": mutate(lambda wf: wf["jobs"][job]["env"].pop("SHELL_BLOCK_INSTALLS")),
         "long basetemp": mutate(lambda wf: [
             s.update({"run": s["run"].replace('--basetemp "$env:RUNNER_TEMP\\pt" ', "")}) for s in wf["jobs"][job]["steps"] if "run" in s
+        ]),
+        "pick unchecked": mutate(lambda wf: [
+            s.update({"run": s["run"].replace("if ($LASTEXITCODE) { exit $LASTEXITCODE }", "")})
+            for s in wf["jobs"][job]["steps"] if "run" in s
+        ]),
+        "in forks": mutate(lambda wf: wf["jobs"][job].pop("if", None)),
+        "upload without a report": mutate(lambda wf: [
+            s.update({"if": "${{ !cancelled() }}"}) for s in wf["jobs"][job]["steps"] if "upload-artifact" in str(s.get("uses"))
         ]),
         "a cache": mutate(lambda wf: wf["jobs"][job]["steps"].insert(4, {
             "uses": "actions/cache@27d5ce7f107fe9357f9df03efb73ab90386fccae", "with": {"path": "x", "key": "y"}})),

@@ -15,29 +15,38 @@ import pytest
 from workflow_rules import ROOT, SITE, data_problems, load, steps, triggers
 
 DEPLOY_CONTEXTS = {
-    # (event, ref): should this run deploy?
-    ("push", "refs/heads/main"): True,
-    ("workflow_dispatch", "refs/heads/main"): True,
-    ("workflow_dispatch", "refs/heads/feature"): False,
-    ("push", "refs/heads/feature"): False,
-    ("push", "refs/tags/v1"): False,
-    ("pull_request", "refs/pull/7/merge"): False,
-    ("pull_request", "refs/heads/main"): False,
+    # (event, ref, in a fork): should this run deploy?
+    ("push", "refs/heads/main", False): True,
+    ("workflow_dispatch", "refs/heads/main", False): True,
+    ("workflow_dispatch", "refs/heads/feature", False): False,
+    ("push", "refs/heads/feature", False): False,
+    ("push", "refs/tags/v1", False): False,
+    ("pull_request", "refs/pull/7/merge", False): False,
+    ("pull_request", "refs/heads/main", False): False,
+    # A fork's main has no Pages of this project: its deploy would end red (review m4).
+    ("push", "refs/heads/main", True): False,
+    ("workflow_dispatch", "refs/heads/main", True): False,
 }
 
 
-def evaluate_condition(expression: str, event: str, ref: str, group: str = "test") -> bool:
-    """Evaluate a workflow `if:` built from github.event_name, github.ref, matrix.group, ==, !=, &&, || and ().
+def evaluate_condition(expression: str, event: str, ref: str, group: str = "test", fork: bool = False) -> bool:
+    """Evaluate a workflow `if:` built from github.event_name, github.ref, github.event.repository.fork,
+    matrix.group, ==, !=, !, &&, || and ().
 
     `group` is the site workflow's matrix leg; the deploy contexts are those of the leg that builds the site.
     """
-    tokens = re.findall(r"github\.event_name|github\.ref|matrix\.group|'[^']*'|==|!=|&&|\|\||\(|\)|\S+", expression)
+    tokens = re.findall(r"github\.event\.repository\.fork|github\.event_name|github\.ref|matrix\.group|'[^']*'|==|!=|!|&&|\|\||\(|\)|\S+",
+                        expression)
     python = []
     for token in tokens:
         if token == "matrix.group":
             python.append(repr(group))
         elif token == "github.event_name":
             python.append(repr(event))
+        elif token == "github.event.repository.fork":
+            python.append(repr(fork))
+        elif token == "!":
+            python.append("not")
         elif token == "github.ref":
             python.append(repr(ref))
         elif token in {"==", "!=", "(", ")"} or token.startswith("'"):
@@ -54,8 +63,8 @@ def test_only_the_pinned_torch_leg_uploads_the_site():
     for name, condition in deploy_conditions(load(SITE)).items():
         if name == "deploy job":
             continue
-        for event, ref in DEPLOY_CONTEXTS:
-            assert not evaluate_condition(condition, event, ref, group="test-current"), (name, event, ref)
+        for event, ref, fork in DEPLOY_CONTEXTS:
+            assert not evaluate_condition(condition, event, ref, group="test-current", fork=fork), (name, event, ref)
 
 
 def deploy_conditions(workflow: dict) -> dict:
@@ -71,14 +80,14 @@ def deploy_conditions(workflow: dict) -> dict:
 def deploy_condition_problems(workflow: dict) -> list:
     problems = []
     for name, condition in deploy_conditions(workflow).items():
-        for (event, ref), expected in DEPLOY_CONTEXTS.items():
+        for (event, ref, fork), expected in DEPLOY_CONTEXTS.items():
             try:
-                got = evaluate_condition(condition, event, ref)
+                got = evaluate_condition(condition, event, ref, fork=fork)
             except (ValueError, SyntaxError) as error:
                 problems.append(f"{name}: {error}")
                 break
             if got != expected:
-                problems.append(f"{name}: {event} on {ref} {'deploys' if got else 'does not deploy'}")
+                problems.append(f"{name}: {event} on {ref}{' in a fork' if fork else ''} {'deploys' if got else 'does not deploy'}")
     return problems
 
 
@@ -125,8 +134,10 @@ def test_site_build_gets_its_urls_from_the_workflow():
 def test_site_workflow():
     workflow = load(SITE)
     assert set(triggers(workflow)) == {"push", "pull_request", "workflow_dispatch"}
+    # A pull request's branch runs as pull_request only, not twice (review m3).
+    assert triggers(workflow)["push"] == {"branches": ["main"]}
     build, deploy = workflow["jobs"]["build"], workflow["jobs"]["deploy"]
-    assert build["runs-on"] == "ubuntu-latest"
+    assert build["runs-on"] == "ubuntu-24.04"
     assert build["permissions"] == {"contents": "read", "pages": "read"}
     runs = "\n".join(s.get("run", "") for s in steps(build))
     # The real-data tests need Fashion-MNIST (they fail, not skip, under REQUIRE_DATA=1 when it is missing).

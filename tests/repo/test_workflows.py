@@ -259,3 +259,21 @@ def test_the_first_run_page_quotes_what_the_workflows_print():
     contributing = next(item["Contributing"] for item in nav if isinstance(item, dict) and "Contributing" in item)
     assert {"First run": "contributing/first-run.md"} in contributing
 
+
+
+def floating_runner_problems(workflow: dict) -> list:
+    """A hosted image named by version: `-latest` moves to a new OS under the workflow (Ubuntu 26.04 is in preview)."""
+    return [f"job {name}: runs-on {label} floats: name the version (ubuntu-24.04, windows-2025)"
+            for name, job in (workflow.get("jobs") or {}).items() for label in sorted(runs_on_labels(job))
+            if label.endswith("-latest")]
+
+
+@pytest.mark.parametrize("path", WORKFLOW_FILES, ids=lambda p: p.name)
+def test_every_hosted_runner_names_its_image_version(path):
+    assert floating_runner_problems(load(path)) == []
+
+
+def test_floating_runner_rule_catches():
+    workflow = load(SITE)
+    workflow["jobs"]["build"]["runs-on"] = "ubuntu-latest"
+    assert floating_runner_problems(workflow) == ["job build: runs-on ubuntu-latest floats: name the version (ubuntu-24.04, windows-2025)"]

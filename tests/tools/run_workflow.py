@@ -70,6 +70,7 @@ def context(runner_os: str, matrix: dict, ref: str, event: str, temp: str, outpu
         "matrix": matrix, "runner.os": runner_os, "runner.temp": temp, "github.ref": ref,
         "github.event_name": event, "github.repository": REPOSITORY, "github.server_url": "https://github.com",
         "github.token": "local-token", "github.event.repository.default_branch": "main",
+        "github.event.repository.fork": False,
         "steps": outputs or {},
     }
 
@@ -92,14 +93,16 @@ def expand(text: str, values: dict) -> str:
 
 
 def condition(expression: str | None, values: dict) -> bool:
-    """An `if:` of ==, !=, &&, ||, () over github.*, matrix.* and quoted strings; absent means true."""
+    """An `if:` of ==, !=, !, &&, ||, () over github.*, matrix.* and quoted strings; absent means true."""
     if not expression:
         return True
-    tokens = re.findall(r"[a-z_]+(?:\.[\w-]+)+|'[^']*'|==|!=|&&|\|\||\(|\)|\S+", expression)
+    tokens = re.findall(r"[a-z_]+(?:\.[\w-]+)+|'[^']*'|==|!=|!|&&|\|\||\(|\)|\S+", expression)
     python = []
     for token in tokens:
         if token in ("==", "!=", "(", ")") or token.startswith("'"):
             python.append(token)
+        elif token == "!":
+            python.append("not")
         elif token in ("&&", "||"):
             python.append({"&&": "and", "||": "or"}[token])
         elif token.startswith("matrix."):
