@@ -225,6 +225,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ref", default="refs/heads/feature", help="GITHUB_REF (refs/heads/main: the Pages steps)")
     parser.add_argument("--collect-only", action="store_true", help="the test step collects instead of running")
     args = parser.parse_args(argv)
+    if os.name == "nt":
+        raise SystemExit("run_workflow: site.yml's jobs run on Linux (bash steps, a Linux venv): run this on Linux")
     workflow = load("site.yml")
     ok = True
     for leg in legs(workflow["jobs"]["build"]):
