@@ -73,10 +73,12 @@ def environment_key(block) -> str | None:
 
 
 def installs_setting(environ=os.environ) -> str:
+    """The setting; REQUIRE_DIRECTML=1 (the GPU PC, which keeps what a job leaves) is always `none`,
+    whatever the variable says: a nested run or a later edit cannot bring unhashed installs there."""
     value = environ.get(INSTALLS_VARIABLE, "") or "pypi"
     if value not in INSTALLS_SETTINGS:
         raise ValueError(f"{INSTALLS_VARIABLE}={value!r}: use one of {', '.join(INSTALLS_SETTINGS)}")
-    return value
+    return "none" if environ.get("REQUIRE_DIRECTML") == "1" else value
 
 
 def install_skip_reason(block, setting: str) -> str | None:

@@ -35,7 +35,7 @@ COMMAND = "python .github/locks/lock.py"
 # uv's names for the platforms the workflows run on.
 PLATFORMS = {
     "windows": "x86_64-pc-windows-msvc",
-    # GitHub's ubuntu-latest has a newer glibc than manylinux_2_28 needs.
+    # GitHub's ubuntu-24.04 has a newer glibc than manylinux_2_28 needs.
     "linux": "x86_64-manylinux_2_28",
 }
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 
 import pytest
 
-from ci_packages import Machine, fresh, main, packages
+from ci_packages import Machine, fresh, main, node_is_debian, packages, this_machine
 from guide_harness import ROOT
 
 NOTHING = Machine(chromium=False, fonts=False, node=False, npm=False, node_is_debian=False, data=False)
@@ -57,3 +59,23 @@ def test_ci_run_takes_its_packages_from_the_decision():
     assert "tests/tools/ci_packages.py --fresh" in script
     assert "apt-get install -s" in script
     assert "export REQUIRE_BROWSER=1 REQUIRE_DATA=1" in script
+
+
+def _path_with_node_alone(tmp_path) -> str:
+    """A PATH holding `node` and `npm` and nothing else: windows-2025's state (Node.js, no dpkg-query)."""
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    for tool in ("node", "npm"):
+        path = folder / (f"{tool}.cmd" if os.name == "nt" else tool)
+        path.write_text("@echo 22\n" if os.name == "nt" else "#!/bin/sh\necho 22\n", encoding="utf-8")
+        path.chmod(0o755)
+    return str(folder)
+
+
+def test_node_without_dpkg_query_is_not_debians(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("PATH", _path_with_node_alone(tmp_path))
+    assert shutil.which("node") and not shutil.which("dpkg-query")
+    assert node_is_debian() is False
+    assert this_machine().node is True
+    assert main([]) == 0
+    assert capsys.readouterr().out.count("\n") == 1

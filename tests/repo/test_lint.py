@@ -54,6 +54,31 @@ def _literal_text(token: str) -> str:
     return body[len(quote) : len(body) - len(quote)]
 
 
+# Python 3.12 (PEP 701) tokenizes an f-string as FSTRING_START, its parts and FSTRING_END, not as one
+# STRING: getattr keeps 3.11, which has no such token, on the plain path.
+FSTRING_START = getattr(tokenize, "FSTRING_START", None)
+FSTRING_END = getattr(tokenize, "FSTRING_END", None)
+
+
+def _literals(source: str):
+    """The source's tokens, each f-string (nested ones inside it too) given as one STRING token."""
+    lines = source.splitlines(keepends=True)
+    depth, start = 0, None
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if FSTRING_START is not None and token.type == FSTRING_START:
+            depth += 1
+            start = token if depth == 1 else start
+        elif depth and token.type == FSTRING_END:
+            depth -= 1
+            if depth == 0:
+                (row, col), (end_row, end_col) = start.start, token.end
+                text = "".join(lines[row - 1 : end_row])
+                text = text[col : len(text) - len(lines[end_row - 1]) + end_col]
+                yield tokenize.TokenInfo(tokenize.STRING, text, start.start, token.end, start.line)
+        elif not depth:
+            yield token
+
+
 def implicit_concatenations(source: str) -> list[tuple[int, list[str]]]:
     """Each run of string literals Python joins implicitly ("a" "b"), as (first line, the parts' texts).
 
@@ -61,7 +86,7 @@ def implicit_concatenations(source: str) -> list[tuple[int, list[str]]]:
     (snippets/troubleshooting/pick_adapter.py), not a sentence: it is left out."""
     runs: list[tuple[int, list[str]]] = []
     current: list[tokenize.TokenInfo] = []
-    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+    for token in _literals(source):
         if token.type == tokenize.STRING:
             current.append(token)
         elif token.type in (tokenize.NL, tokenize.COMMENT):
@@ -94,6 +119,12 @@ def test_the_fragment_check_finds_split_strings():
         (5, ["a whole sentence of some length, ", "and its whole second half, too"]),
     ]
 
+
+
+def test_the_fragment_check_reads_an_f_string_as_one_literal():
+    """On 3.12 an f-string is many tokens; a nested one and its braces stay inside the one part."""
+    source = 'a = (f"done {f\'{n}\'} of {total:>{w}}"\n     "tail")\nb = f"{x}" f"{y}"\n'
+    assert implicit_concatenations(source) == [(1, ["done {f'{n}'} of {total:>{w}}", "tail"]), (3, ["{x}", "{y}"])]
 
 def test_no_string_in_snippets_is_split_into_a_fragment():
     found = split_fragments(ROOT / "snippets")

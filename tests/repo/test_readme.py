@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -235,3 +236,58 @@ def test_git_ignores_the_data_and_the_ide_settings():
     paths = ["data/FashionMNIST/raw/train-images-idx3-ubyte", ".idea/workspace.xml"]
     result = subprocess.run(["git", "check-ignore", "--no-index", *paths], cwd=ROOT, capture_output=True, text=True)
     assert result.stdout.split() == paths, result.stdout + result.stderr
+
+
+# --- which Python runs which: the README says it, .ci/run runs it ------------------------------------------
+
+
+def _python_of(command: str) -> str:
+    return re.match(r"(python3\.\d+) -m venv ", command).group(1)
+
+
+def test_the_readme_names_the_python_of_each_test_command():
+    """The whole suite on 3.12 (the README's first Python, site.yml's), the current-torch run on 3.11."""
+    serve, test, current = commands("sh")
+    assert (_python_of(serve), _python_of(test), _python_of(current)) == ("python3.12", "python3.12", "python3.11")
+    assert "You need Python 3.12 (`python3.12`" in README
+    assert "the whole suite on 3.12, as the Site workflow runs it" in README
+    assert "current-torch run on 3.11 on Linux (`python3.11`" in README
+    site = yaml.safe_load((ROOT / ".github" / "workflows" / "site.yml").read_text(encoding="utf-8"))
+    setup = [s for s in site["jobs"]["build"]["steps"] if str(s.get("uses", "")).startswith("actions/setup-python@")]
+    assert setup[0]["with"]["python-version"] == "3.12"
+
+
+def test_ci_finds_each_python_the_readme_calls_before_anything_else():
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert "source .ci/pythons.sh" in ci
+    for command in commands("sh")[1:]:
+        version = _python_of(command).removeprefix("python")
+        line = f"use_python {version} || exit 1"
+        assert line in ci, f".ci/run must find Python {version} first"
+        assert ci.index(line) < next(i for i, text in enumerate(ci) if "apt-get" in text)
+
+
+needs_bash = pytest.mark.skipif(os.name == "nt" or not shutil.which("bash"), reason=".ci/run is a Linux bash script")
+
+
+def _use_python(version: str, path: str) -> subprocess.CompletedProcess:
+    env = {"PATH": path, "HOME": os.environ.get("HOME", "/tmp")}
+    return subprocess.run(["bash", "-c", f"set -euo pipefail; source .ci/pythons.sh; use_python {version}; "
+                           f"python{version} -c 'import sys; print(sys.version_info[:2])'"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+
+
+@needs_bash
+def test_a_missing_python_stops_ci_in_one_line(tmp_path):
+    result = _use_python("3.99", f"{tmp_path}{os.pathsep}/usr/bin{os.pathsep}/bin")
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr.splitlines() == [
+        "ci: Python 3.99 not found: the README's test commands call python3.99 (install it, e.g. pyenv install 3.99)"]
+
+
+@needs_bash
+def test_ci_finds_a_python_on_path(tmp_path):
+    (tmp_path / f"python3.{sys.version_info.minor}").symlink_to(sys.executable)
+    result = _use_python(f"3.{sys.version_info.minor}", f"{tmp_path}{os.pathsep}/usr/bin{os.pathsep}/bin")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == f"(3, {sys.version_info.minor})"

@@ -4,6 +4,7 @@ test that needs it, and never stop the run at collection (GitHub sets CI=true in
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -45,12 +46,14 @@ def test_required_browser_fails_each_test_and_collection_goes_on(tmp_path):
     assert "7 passed" in out  # the other module still ran
 
 
-def test_missing_data_is_a_skip_under_ci_and_a_failure_when_required(tmp_path):
-    test = "tests/snippets/test_mnist_data.py"
+# Every module whose tests read the Fashion-MNIST files (check_mnist_files' fixture skipped by itself: review m14).
+@pytest.mark.parametrize("test", ["tests/snippets/test_mnist_data.py", "tests/snippets/test_check_mnist_files.py"])
+def test_missing_data_is_a_skip_under_ci_and_a_failure_when_required(tmp_path, test):
     empty = tmp_path / "no-data"
     skipped = pytest_run(tmp_path, [test], CI="true", FASHION_MNIST_DIR=str(empty))
     assert skipped.returncode == 0, skipped.stdout
-    assert "Fashion-MNIST is missing" in skipped.stdout
+    assert re.search(r"SKIPPED .*Fashion-MNIST (\.gz files )?(is|are) missing", skipped.stdout), skipped.stdout[-2000:]
     failed = pytest_run(tmp_path, [test], CI="true", REQUIRE_DATA="1", FASHION_MNIST_DIR=str(empty))
-    assert failed.returncode == 1, failed.stdout
-    assert "REQUIRE_DATA=1 but Fashion-MNIST is missing" in failed.stdout
+    assert failed.returncode == 1, failed.stdout[-2000:]
+    assert re.search(r"REQUIRE_DATA=1 but Fashion-MNIST (\.gz files )?(is|are) missing", failed.stdout)
+    assert "skipped" not in failed.stdout.splitlines()[-1], failed.stdout.splitlines()[-1]

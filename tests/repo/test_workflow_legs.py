@@ -19,7 +19,12 @@ import sys
 import pytest
 
 from guide_harness import ROOT
-from run_workflow import job_environment, legs, load
+from run_workflow import find_python, fresh_clone, job_environment, legs, load
+
+# Linux only: run_workflow.py runs the steps in bash with a Linux venv, and on Windows each nested run
+# below would run the pages' shell blocks for real (70 runs, 17 pip installs, 600 s each: review B1).
+pytestmark = pytest.mark.skipif(
+    os.name == "nt", reason="simulates GitHub's jobs from Linux: run_workflow.py runs bash steps in a Linux venv")
 
 DATA = "/usr/share/datasets/fashion-mnist"
 SWITCHES = ("CI", "GITHUB_ACTIONS", "RUNNER_OS", "REQUIRE_BROWSER", "REQUIRE_DATA", "REQUIRE_DIRECTML",
@@ -50,6 +55,8 @@ def leg_env(workflow: str, job: str, leg: dict, runner_os: str, tmp_path) -> dic
 
 
 def pytest_run(args: list[str], env: dict, timeout: int = 600) -> subprocess.CompletedProcess:
+    """A nested run that installs nothing, whatever the leg says: it checks decisions, not the blocks."""
+    env = {**env, "SHELL_BLOCK_INSTALLS": "none"}
     return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=timeout)
 
@@ -111,14 +118,37 @@ def test_what_the_leg_requires_and_skips(workflow, job, leg, tests, runner_os, t
 def test_site_test_leg_runs_as_the_workflow_lists_it_on_main():
     """run_workflow.py, as on a push to main: every step of the `test` leg, the build and the upload
     included; the test step collects (the whole suite runs in .ci/run)."""
+    # This interpreter's environment, installed from the leg's group, stands in for the lock's install: on
+    # GitHub's test leg that is setup-python's Python, and a second install would add 5.6 GB (review m2).
     result = subprocess.run([sys.executable, str(ROOT / "tests" / "tools" / "run_workflow.py"), "--leg", "test",
-                             "--ref", "refs/heads/main", "--collect-only"], cwd=ROOT, capture_output=True, text=True,
-                            timeout=900, env={k: v for k, v in os.environ.items() if k not in SWITCHES})
+                             "--ref", "refs/heads/main", "--collect-only", "--environment", sys.prefix], cwd=ROOT,
+                            capture_output=True, text=True, timeout=900,
+                            env={k: v for k, v in os.environ.items() if k not in SWITCHES})
     out = result.stdout + result.stderr
     assert result.returncode == 0, out[-4000:]
     assert "run_workflow: all steps passed" in out
     assert re.search(r"\d{3,} tests collected", out)
+    assert re.search(r"--- 1\. Check out: a fresh clone of HEAD in \S+", out)  # no site/, no .cache/ (review m1)
+    assert f"--- 3. Install the dependency group, hash-locked: stood in: {sys.prefix}" in out
     assert "--- 8. Build the site (strict): exit 0" in out
     assert "::warning title=GitHub Pages is off::" in out  # no Pages here: the build goes on
     assert re.search(r"--- 9\. Upload the site for GitHub Pages: \S+github-pages\.tar", out)
     assert "=== job deploy: not run here" in out
+
+
+def test_each_leg_starts_from_a_fresh_clone_of_head(tmp_path):
+    """What actions/checkout gives: HEAD's files, nothing an earlier build or run left (site/, .cache/)."""
+    work = fresh_clone(tmp_path)
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout
+    assert subprocess.run(["git", "rev-parse", "HEAD"], cwd=work, capture_output=True, text=True).stdout == head
+    tracked = subprocess.run(["git", "ls-files"], cwd=work, capture_output=True, text=True).stdout.split()
+    assert "mkdocs.yml" in tracked and (work / "mkdocs.yml").is_file()
+    assert not (work / ".cache").exists() and not (work / "site").exists() and not (work / ".venv").exists()
+
+
+def test_the_legs_python_is_found_or_refused():
+    here = f"{sys.version_info.major}.{sys.version_info.minor}"
+    found = find_python(here)
+    assert found and subprocess.run([found, "-c", "import sys; print(sys.version_info[:2])"], capture_output=True,
+                                    text=True).stdout.strip() == str(sys.version_info[:2])
+    assert find_python("3.99") is None

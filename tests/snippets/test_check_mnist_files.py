@@ -15,6 +15,7 @@ import pytest
 from torchvision import datasets
 
 from guide_harness import assert_one_line_error, load_snippet, run_snippet
+from run_requirements import skip_or_fail
 
 check_mnist_files = load_snippet("check_mnist_files")
 
@@ -29,7 +30,7 @@ def gz_copy(tmp_path):
 
     sources = [SOURCE / f"{name}.gz" for name in FILES]
     if not all(s.is_file() for s in sources):
-        pytest.skip(f"Fashion-MNIST .gz files are missing in {SOURCE}")
+        skip_or_fail("data", f"Fashion-MNIST .gz files are missing in {SOURCE}")  # a failure under REQUIRE_DATA=1
     raw = tmp_path / "data" / "FashionMNIST" / "raw"
     raw.mkdir(parents=True)
     for source in sources:

@@ -56,9 +56,15 @@ def packages(machine: Machine) -> list[str]:
 
 
 def node_is_debian() -> bool:
-    """Whether the installed nodejs package is Debian's (NodeSource's carries 'nodesource')."""
+    """Whether the installed nodejs package is Debian's (NodeSource's carries 'nodesource').
+
+    No dpkg-query (Windows, macOS): not Debian's. windows-2025 has Node.js on PATH and no dpkg.
+    """
+    dpkg_query = shutil.which("dpkg-query")
+    if dpkg_query is None:
+        return False
     result = subprocess.run(
-        ["dpkg-query", "-W", "-f=${Version} ${Maintainer}", "nodejs"],
+        [dpkg_query, "-W", "-f=${Version} ${Maintainer}", "nodejs"],
         capture_output=True,
         text=True,
     )

@@ -1,19 +1,23 @@
-"""Run site.yml's Linux jobs here, step by step as the workflow lists them, in the environment GitHub gives them.
+"""Run site.yml's Linux jobs here, step by step as the workflow lists them, from nothing, as GitHub does.
 
     python tests/tools/run_workflow.py [--leg test|test-current ...] [--ref refs/heads/main] [--collect-only]
+                                       [--environment ENV]
 
+Each leg starts from nothing: a fresh clone of this checkout's HEAD in a temporary folder (uncommitted
+changes are not in it, as they are not on GitHub; no site/, no .cache/ from earlier builds), and a fresh
+venv of the Python the leg's setup-python step names (python3.12 on PATH, or pyenv's newest 3.12.x).
 Each `run:` step runs as GitHub runs a bash step (``bash --noprofile --norc -eo pipefail FILE``) in the
-working tree, with the variables the runner sets (CI, GITHUB_ACTIONS, RUNNER_OS, RUNNER_TEMP, GITHUB_REF,
-GITHUB_OUTPUT, ...), the workflow's, job's and step's ``env:`` with their ``${{ }}`` expressions filled in,
-and each step's ``if:`` evaluated. A ``uses:`` step is replaced by its local equivalent:
+clone, with the variables the runner sets (CI, GITHUB_ACTIONS, RUNNER_OS, RUNNER_TEMP, GITHUB_REF,
+GITHUB_OUTPUT, GITHUB_WORKSPACE, ...), the workflow's, job's and step's ``env:`` with their ``${{ }}``
+expressions filled in, and each step's ``if:`` evaluated. A ``uses:`` step is replaced by its local
+equivalent:
 
-* actions/checkout: the working tree as it is;
-* actions/setup-python: a fresh venv of the current Python that sees the packages of this checkout's
-  environment (.venv, or .venv-current for the test-current leg) through a .pth file; pip installs into
-  the new venv only, so the shared environments are never written; cache: none;
-  Where setup-python asks for another Python than this one (the locks are for 3.12), the hash-locked
-  install step cannot install the lock here: it is reported, and the checkout's environment, installed
-  from the same dependency group, stands in;
+* actions/checkout: the fresh clone;
+* actions/setup-python: the fresh venv (pip's own download cache is kept, as setup-python's `cache: pip`
+  keeps it); the hash-locked install step then installs the leg's lock for real (the `test` lock is
+  about 5.6 GB). With --environment ENV, an environment installed from the same dependency group stands
+  in for that install: the venv is made from ENV's Python and sees ENV's packages (and its Jupyter
+  templates) through a .pth file, never writing them, and the install step is reported as stood in;
 * actions/cache (Fashion-MNIST): a cache hit, restored from Debian's dataset-fashion-mnist; the fetch step
   then checks every file as on GitHub and downloads nothing;
 * actions/upload-pages-artifact: a tarball of site/ in the run's temporary folder;
@@ -22,7 +26,7 @@ and each step's ``if:`` evaluated. A ``uses:`` step is replaced by its local equ
 
 --collect-only runs the test step's pytest with --collect-only (what tests/repo/test_workflow_legs.py does in CI);
 without it the step runs the leg's tests for real. The deploy job needs GitHub and is listed, not run.
-Exit status: 1 if a step failed.
+Linux only (bash steps, a Linux venv): on Windows it stops in one line. Exit status: 1 if a step failed.
 """
 
 from __future__ import annotations
@@ -32,7 +36,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import tarfile
 import tempfile
 import time
@@ -43,7 +46,6 @@ import yaml
 ROOT = Path(__file__).resolve().parents[2]
 WORKFLOWS = ROOT / ".github" / "workflows"
 DATA = Path("/usr/share/datasets/fashion-mnist")
-ENVIRONMENTS = {"test": ROOT / ".venv", "test-current": ROOT / ".venv-current"}
 REPOSITORY = "Owner/Repo"
 GH_WITHOUT_PAGES = "#!/bin/sh\necho 'gh: Not Found (HTTP 404)' >&2\nexit 1\n"
 
@@ -70,6 +72,7 @@ def context(runner_os: str, matrix: dict, ref: str, event: str, temp: str, outpu
         "matrix": matrix, "runner.os": runner_os, "runner.temp": temp, "github.ref": ref,
         "github.event_name": event, "github.repository": REPOSITORY, "github.server_url": "https://github.com",
         "github.token": "local-token", "github.event.repository.default_branch": "main",
+        "github.event.repository.fork": False,
         "steps": outputs or {},
     }
 
@@ -92,14 +95,16 @@ def expand(text: str, values: dict) -> str:
 
 
 def condition(expression: str | None, values: dict) -> bool:
-    """An `if:` of ==, !=, &&, ||, () over github.*, matrix.* and quoted strings; absent means true."""
+    """An `if:` of ==, !=, !, &&, ||, () over github.*, matrix.* and quoted strings; absent means true."""
     if not expression:
         return True
-    tokens = re.findall(r"[a-z_]+(?:\.[\w-]+)+|'[^']*'|==|!=|&&|\|\||\(|\)|\S+", expression)
+    tokens = re.findall(r"[a-z_]+(?:\.[\w-]+)+|'[^']*'|==|!=|!|&&|\|\||\(|\)|\S+", expression)
     python = []
     for token in tokens:
         if token in ("==", "!=", "(", ")") or token.startswith("'"):
             python.append(token)
+        elif token == "!":
+            python.append("not")
         elif token in ("&&", "||"):
             python.append({"&&": "and", "||": "or"}[token])
         elif token.startswith("matrix."):
@@ -112,29 +117,70 @@ def condition(expression: str | None, values: dict) -> bool:
 
 
 def job_environment(workflow: dict, job: dict, leg: dict, runner_os: str, temp: str, ref: str = "refs/heads/feature",
-                    event: str = "push") -> dict[str, str]:
+                    event: str = "push", workspace: Path = ROOT) -> dict[str, str]:
     """The variables a step of this job and leg sees on GitHub (before the step's own env:)."""
     values = context(runner_os, leg, ref, event, temp)
     env = {
         "CI": "true", "GITHUB_ACTIONS": "true", "RUNNER_OS": runner_os, "RUNNER_TEMP": temp,
         "GITHUB_REF": ref, "GITHUB_EVENT_NAME": event, "GITHUB_REPOSITORY": REPOSITORY,
-        "GITHUB_WORKSPACE": str(ROOT),
+        "GITHUB_WORKSPACE": str(workspace),
     }
     for level in (workflow, job):
         env.update({k: expand(str(v), values) for k, v in (level.get("env") or {}).items()})
     return env
 
 
-def _setup_python(leg: dict, temp: Path, env: dict) -> None:
-    """A fresh venv of this Python, seeing the checkout environment's packages (never writing them)."""
+def find_python(version: str) -> str | None:
+    """An interpreter of Python ``version`` ("3.12"): python3.12 on PATH if it runs, else pyenv's newest 3.12.x
+    (pyenv's shim answers only for the versions it has selected)."""
+    root = Path(os.environ.get("PYENV_ROOT") or Path.home() / ".pyenv")
+    pyenv = sorted(root.glob(f"versions/{version}.*/bin/python{version}"),
+                   key=lambda p: [int(n) for n in re.findall(r"\d+", p.parts[-3])], reverse=True)
+    for candidate in [shutil.which(f"python{version}"), *map(str, pyenv)]:
+        if candidate and _python_version(candidate) == version:
+            return candidate
+    return None
+
+
+def _python_version(python: str) -> str | None:
+    result = subprocess.run([python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+                            capture_output=True, text=True)
+    return result.stdout.strip() if result.returncode == 0 else None
+
+
+def _setup_python(wanted: str, environment: Path | None, temp: Path, env: dict) -> str:
+    """A fresh venv of the leg's Python, or of ``environment``'s, seeing its packages; returns the step's note."""
     venv = temp / "python"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    source = ENVIRONMENTS.get(leg.get("group", "test"), ROOT / ".venv")
-    python_dir = f"python{sys.version_info.major}.{sys.version_info.minor}"
-    purelib = next((venv / "lib").glob("python*")) / "site-packages"
-    (purelib / "checkout-environment.pth").write_text(
-        str(source.resolve() / "lib" / python_dir / "site-packages") + "\n", encoding="utf-8")
+    if environment is None:
+        python = find_python(wanted)
+        if python is None:
+            raise RuntimeError(f"no Python {wanted} here (python{wanted} on PATH, or pyenv install {wanted})")
+        subprocess.run([python, "-m", "venv", str(venv)], check=True)
+        note = f"a fresh venv of Python {wanted} ({python})"
+    else:
+        python = str(environment / "bin" / "python")
+        have = _python_version(python)
+        subprocess.run([python, "-m", "venv", "--without-pip", str(venv)], check=True)
+        purelib = venv / "lib" / f"python{have}" / "site-packages"
+        (purelib / "checkout-environment.pth").write_text(
+            str(environment.resolve() / "lib" / f"python{have}" / "site-packages") + "\n", encoding="utf-8")
+        # nbconvert finds its templates under sys.prefix's share/jupyter, which is the new venv's (review m1)
+        env["JUPYTER_PATH"] = str(environment.resolve() / "share" / "jupyter")
+        note = f"a fresh venv of Python {have}, seeing {environment}" + (
+            "" if have == wanted else f" (the leg asks for {wanted})")
     env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env['PATH']}"
+    env["VIRTUAL_ENV"] = str(venv)
+    return note
+
+
+def fresh_clone(temp: Path) -> Path:
+    """This checkout's HEAD, cloned: what actions/checkout gives the job (nothing built, nothing cached)."""
+    head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True,
+                          check=True).stdout.strip()
+    work = temp / "work"
+    subprocess.run(["git", "clone", "-q", "--no-checkout", str(ROOT), str(work)], check=True)
+    subprocess.run(["git", "-C", str(work), "checkout", "-q", "--detach", head], check=True)
+    return work
 
 
 def _restore_cache(step: dict, values: dict) -> str:
@@ -145,26 +191,27 @@ def _restore_cache(step: dict, values: dict) -> str:
     return f"cache hit: {len(list(path.glob('*.gz')))} files from {DATA}"
 
 
-def _upload(step: dict, values: dict, temp: Path) -> str:
-    site = ROOT / expand(str(step["with"]["path"]), values)
+def _upload(step: dict, values: dict, temp: Path, work: Path) -> str:
+    site = work / expand(str(step["with"]["path"]), values)
     tarball = temp / "github-pages.tar"
     with tarfile.open(tarball, "w") as tar:
         tar.add(site, arcname=".")
     return f"{tarball} ({tarball.stat().st_size // 1024} KB)"
 
 
-def run_job(workflow: dict, name: str, leg: dict, ref: str, collect_only: bool) -> bool:
+def run_job(workflow: dict, name: str, leg: dict, ref: str, collect_only: bool,
+            environment: Path | None = None) -> bool:
     job = workflow["jobs"][name]
     with tempfile.TemporaryDirectory(prefix="runner-temp-") as folder:
         temp = Path(folder)
+        work = fresh_clone(temp)
         env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", folder), "LANG": "C.UTF-8",
-               **job_environment(workflow, job, leg, "Linux", folder, ref)}
+               **job_environment(workflow, job, leg, "Linux", folder, ref, workspace=work)}
         (temp / "bin").mkdir()
         (temp / "bin" / "gh").write_text(GH_WITHOUT_PAGES, encoding="utf-8")
         (temp / "bin" / "gh").chmod(0o755)
         env["PATH"] = f"{temp / 'bin'}{os.pathsep}{env['PATH']}"
         outputs: dict[str, dict] = {}
-        wanted = ""
         print(f"=== job {name} {leg} ({ref}) ===", flush=True)
         for number, step in enumerate(job.get("steps") or [], 1):
             values = context("Linux", leg, ref, "push", folder, outputs)
@@ -177,25 +224,26 @@ def run_job(workflow: dict, name: str, leg: dict, ref: str, collect_only: bool) 
             if uses:
                 action = uses.split("@")[0]
                 if action == "actions/checkout":
-                    note = f"the working tree {ROOT}"
+                    note = f"a fresh clone of HEAD in {work}"
                 elif action == "actions/setup-python":
-                    _setup_python(leg, temp, env)
                     wanted = str((step.get("with") or {}).get("python-version", ""))
-                    note = f"a fresh venv of {sys.executable}, seeing {ENVIRONMENTS.get(leg.get('group', 'test'))}"
+                    try:
+                        note = _setup_python(wanted, environment, temp, env)
+                    except RuntimeError as error:
+                        print(f"--- {number}. {title}: {error}", flush=True)
+                        return False
                 elif action == "actions/cache":
                     note = _restore_cache(step, values)
                 elif action == "actions/upload-pages-artifact":
-                    note = _upload(step, values, temp)
+                    note = _upload(step, values, temp, work)
                 else:
                     print(f"--- {number}. {title}: no local equivalent for {action}", flush=True)
                     return False
                 print(f"--- {number}. {title}: {note}", flush=True)
                 continue
             script = expand(step["run"], values)
-            here = f"{sys.version_info.major}.{sys.version_info.minor}"
-            if "--require-hashes" in script and wanted and wanted != here:
-                print(f"--- {number}. {title}: stood in: the lock is for Python {wanted}, this machine runs "
-                      f"{here}; the checkout's environment, installed from the same group, stands in", flush=True)
+            if "--require-hashes" in script and environment is not None:
+                print(f"--- {number}. {title}: stood in: {environment}, installed from the same group", flush=True)
                 continue
             if collect_only and re.search(r"python -m pytest\b", script):
                 script = re.sub(r"python -m pytest\b", "python -m pytest --collect-only -q", script)
@@ -206,7 +254,7 @@ def run_job(workflow: dict, name: str, leg: dict, ref: str, collect_only: bool) 
             (temp / "step.sh").write_text(script, encoding="utf-8")
             print(f"--- {number}. {title}", flush=True)
             result = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", str(temp / "step.sh")],
-                                    cwd=ROOT, env=step_env)
+                                    cwd=work, env=step_env)
             lines = output.read_text(encoding="utf-8").splitlines()
             if step.get("id"):
                 outputs[step["id"]] = dict(line.split("=", 1) for line in lines if "=" in line)
@@ -221,13 +269,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--leg", action="append", help="the build job's matrix group (default: every leg)")
     parser.add_argument("--ref", default="refs/heads/feature", help="GITHUB_REF (refs/heads/main: the Pages steps)")
     parser.add_argument("--collect-only", action="store_true", help="the test step collects instead of running")
+    parser.add_argument("--environment", type=Path,
+                        help="an environment installed from the leg's group, standing in for its hash-locked install")
     args = parser.parse_args(argv)
+    if args.environment is not None and not (args.environment / "bin" / "python").is_file():
+        raise SystemExit(f"run_workflow: --environment {args.environment}: no bin/python there")
+    if os.name == "nt":
+        raise SystemExit("run_workflow: site.yml's jobs run on Linux (bash steps, a Linux venv): run this on Linux")
     workflow = load("site.yml")
     ok = True
     for leg in legs(workflow["jobs"]["build"]):
         if args.leg and leg.get("group") not in args.leg:
             continue
-        ok = run_job(workflow, "build", leg, args.ref, args.collect_only) and ok
+        ok = run_job(workflow, "build", leg, args.ref, args.collect_only, args.environment) and ok
     deploy = workflow["jobs"]["deploy"]
     print(f"=== job deploy: not run here (needs GitHub Pages); if: {deploy.get('if')} -> "
           f"{condition(deploy.get('if'), context('Linux', {}, args.ref, 'push', ''))}")
