@@ -4,13 +4,30 @@ MkDocs puts this file's folder on sys.path while it loads it, so ``guide`` impor
 the priority its module gives it (guide.i18n runs after mkdocs-static-i18n's on_files).
 """
 
+import logging
+
 from guide import checked, code_buttons, code_heights, code_spans, gpu_pages, pins, search_boost
-from guide.i18n import on_files, on_post_build, on_startup
+from guide import i18n
+from guide.i18n import on_files, on_post_build
 from guide import notebook_page
 from guide.not_found import on_post_template
 
 __all__ = ["on_files", "on_page_content", "on_page_markdown", "on_post_build", "on_post_page", "on_post_template",
            "on_startup"]
+
+# Material's own notice (material/templates/__init__.py in mkdocs-material 9.8.2: "Material for MkDocs reaches
+# end of life on May 5, 2027", "Zensical is its maintained successor") shows only when the command is
+# `mkdocs` and NO_MKDOCS_2_WARNING is unset; this line shows in every build. What a move needs, as measured
+# here: docs/contributing/testing.md#material-end-of-life.
+END_OF_LIFE = ("Material for MkDocs reaches end of life on 2027-05-05; Zensical is its successor "
+               "(what a move needs: docs/contributing/testing.md#material-end-of-life)")
+log = logging.getLogger("mkdocs.hooks.site_hooks")
+
+
+def on_startup(command: str, dirty: bool) -> None:
+    """Material's end of life, said once per build or serve; then guide.i18n's start (jieba quiet)."""
+    log.info(END_OF_LIFE)
+    i18n.on_startup(command, dirty)
 
 
 def on_page_markdown(markdown, page, config, files):
