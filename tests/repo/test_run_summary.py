@@ -64,3 +64,20 @@ def test_only_site_server_builds_this_checkouts_site():
                 if not (isinstance(cwd, ast.Name) and cwd.id == "tmp_path"):
                     found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert not found, f"full builds outside tests/site_server.py (use the built_site fixture): {found}"
+
+
+def test_the_slow_tier_is_the_whole_site_sweeps_and_the_ci_self_simulation():
+    """`pytest -m "not slow"` (the README's quick run) leaves out exactly these, and CI runs them."""
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--collect-only", "-m", "slow",
+         "tests/site", "tests/repo/test_workflow_legs.py"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+        env=dict(os.environ, REQUIRE_BROWSER="1"),  # collected even where the browser tests would skip
+    )  # fmt: skip
+    slow = {line.split("[")[0] for line in result.stdout.splitlines() if "::" in line}
+    assert slow == {
+        "tests/site/test_site_links.py::test_every_heading_link_lands_on_its_heading",
+        "tests/site/test_site_browser.py::test_axe_finds_no_violations",
+        "tests/repo/test_workflow_legs.py::test_site_test_leg_runs_as_the_workflow_lists_it_on_main",
+    }, result.stdout + result.stderr
+    assert '-m pytest -m "not slow"' in (ROOT / "README.md").read_text(encoding="utf-8")
