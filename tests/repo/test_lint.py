@@ -54,6 +54,27 @@ def _literal_text(token: str) -> str:
     return body[len(quote) : len(body) - len(quote)]
 
 
+# Python 3.12+ tokenizes an f-string as FSTRING_START, its parts, FSTRING_END (PEP 701); before, one STRING.
+FSTRING_START, FSTRING_END = getattr(tokenize, "FSTRING_START", None), getattr(tokenize, "FSTRING_END", None)
+
+
+def _tokens(source: str):
+    """Python's tokens of ``source``, each f-string one STRING token as before Python 3.12 (its source text)."""
+    lines = source.splitlines(keepends=True)
+    depth, start = 0, None
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if FSTRING_START is not None and token.type == FSTRING_START:
+            depth, start = depth + 1, start if depth else token
+        elif depth and token.type == FSTRING_END:
+            depth -= 1
+            if depth == 0:
+                (row, col), (end_row, end_col) = start.start, token.end
+                text = "".join(lines[row - 1 : end_row])[col : len("".join(lines[row - 1 : end_row - 1])) + end_col]
+                yield tokenize.TokenInfo(tokenize.STRING, text, start.start, token.end, start.line)
+        elif not depth:
+            yield token
+
+
 def implicit_concatenations(source: str) -> list[tuple[int, list[str]]]:
     """Each run of string literals Python joins implicitly ("a" "b"), as (first line, the parts' texts).
 
@@ -61,7 +82,7 @@ def implicit_concatenations(source: str) -> list[tuple[int, list[str]]]:
     (snippets/troubleshooting/pick_adapter.py), not a sentence: it is left out."""
     runs: list[tuple[int, list[str]]] = []
     current: list[tokenize.TokenInfo] = []
-    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+    for token in _tokens(source):
         if token.type == tokenize.STRING:
             current.append(token)
         elif token.type in (tokenize.NL, tokenize.COMMENT):
