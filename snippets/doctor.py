@@ -26,6 +26,7 @@ import socket
 import struct
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from importlib import metadata
 from pathlib import Path
@@ -382,27 +383,44 @@ def directml_devices(torch) -> list[dict]:
     ]
 
 
-def run_probe(timeout: float = 600) -> dict:
-    """probe_torch() in a child Python: PyTorch XPU has crashed the
+def start_probe() -> subprocess.Popen:
+    """Start probe_torch() in a child Python: PyTorch XPU has crashed the
     interpreter in torch.xpu.is_available() (pytorch/pytorch#157775).
+    import torch takes seconds: the doctor reads the packages meanwhile.
     """
     command = [sys.executable, str(Path(__file__).resolve()), "--probe"]
+    return subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        text=True,
+    )
+
+
+def probe_result(child: subprocess.Popen, timeout: float = 600) -> dict:
+    """What the started probe found, once it has finished."""
     try:
-        child = subprocess.run(
-            command, capture_output=True, text=True, timeout=timeout
-        )
+        stdout, stderr = child.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
+        child.kill()
+        child.communicate()
         error = f"import torch did not finish in {timeout:.0f} s"
         return {"imported": False, "error": error, "devices": []}
-    lines = child.stdout.strip().splitlines()
+    lines = stdout.strip().splitlines()
     if child.returncode == 0 and lines:
         return json.loads(lines[-1])
     status = child.returncode % 2**32  # Windows: 3221225477 = 0xC0000005
-    last = (child.stderr.strip().splitlines() or [""])[-1]
+    last = (stderr.strip().splitlines() or [""])[-1]
     error = (
         f"the Python that imported torch crashed (exit {status:#x}) {last}"
     )
     return {"imported": False, "error": error.strip(), "devices": []}
+
+
+def run_probe(timeout: float = 600) -> dict:
+    """probe_torch() in a child Python, waited for."""
+    return probe_result(start_probe(), timeout)
 
 
 # What a failing import says, its cause and fix: (pattern, topic text,
@@ -790,7 +808,10 @@ def runtime_findings(version, system32: Path) -> list[Finding]:
 # --- putting it together ------------------------------------------------
 
 
-def examine(probe: dict, env: dict) -> list[Finding]:
+def examine(probe: Callable[[], dict], env: dict) -> list[Finding]:
+    """Every finding. probe() gives the child's report (probe_result):
+    it is asked for after the packages are read, while torch imports.
+    """
     distributions = {
         (d.metadata["Name"] or "").lower() for d in metadata.distributions()
     }
@@ -810,6 +831,7 @@ def examine(probe: dict, env: dict) -> list[Finding]:
         ),
         distributions,
     )
+    probe = probe()
     found += import_findings(probe)
     on_windows = platform.system() == "Windows"
     found += device_findings(probe, env, on_windows)
@@ -873,7 +895,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(probe_torch()))
         return 0
 
-    findings = examine(run_probe(), dict(os.environ))
+    child = start_probe()  # import torch, while examine() reads packages
+    findings = examine(lambda: probe_result(child), dict(os.environ))
     for finding in findings:
         print(finding.line())
     if args.json:

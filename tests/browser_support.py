@@ -1,4 +1,4 @@
-"""The browser tests' shared part, a pytest plugin (tests/conftest.py loads it): the site built once and
+"""The browser tests' shared part, a pytest plugin (tests/conftest.py loads it): the run's one built site,
 served, Chromium through Playwright, and the search as a reader uses it.
 
 A test module that drives the browser starts with ``skip_module_without_browser()``: without Chromium,
@@ -13,7 +13,7 @@ import re
 import pytest
 
 from run_requirements import required, skip_or_fail
-from site_server import CHROMIUM, build_site, chromium_missing, npm_tools, serve
+from site_server import CHROMIUM, chromium_missing, npm_tools, serve
 
 MISSING = chromium_missing()
 
@@ -30,12 +30,11 @@ def _check_browser() -> None:
 
 
 @pytest.fixture(scope="session")
-def site(tmp_path_factory):
-    """(site folder, base URL): the site built with mkdocs build --strict, served on 127.0.0.1."""
+def site(built_site):
+    """(site folder, base URL): the run's one built site (tests/conftest.py's built_site), served on 127.0.0.1."""
     _check_browser()
-    site_dir = build_site(tmp_path_factory.mktemp("browser-site"))
-    with serve(site_dir) as base:
-        yield site_dir, base
+    with serve(built_site.path) as base:
+        yield built_site.path, base
 
 
 @pytest.fixture(scope="session")

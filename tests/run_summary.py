@@ -1,10 +1,52 @@
-"""The end of every run, as a pytest plugin (loaded by tests/conftest.py): the torch it tested, and what
-happened to the site's code and shell blocks (how many ran, which were skipped or are manual, and why).
+"""The end of every run, as a pytest plugin (loaded by tests/conftest.py): the torch it tested, what
+happened to the site's code and shell blocks (how many ran, which were skipped or are manual, and why),
+and how many times the run built the site: more than site_server.MAX_BUILDS fails the run.
 """
 
 from __future__ import annotations
 
 import sys
+
+import pytest
+
+import site_server
+
+# The tests the summary counts, by their function (pytest's originalname), each tagged with its kind in
+# item.user_properties at collection, which every report of the test carries.
+COUNTED = {
+    ("test_site_blocks.py", "test_site_block_runs_as_program"): "site block",
+    ("test_site_shell_blocks.py", "test_site_shell_block_runs"): "site shell block",
+}
+KIND = "run_summary.kind"
+
+
+def pytest_collection_modifyitems(items) -> None:
+    for item in items:
+        kind = COUNTED.get((item.path.name, getattr(item, "originalname", item.name)))
+        if kind:
+            item.user_properties.append((KIND, kind))
+
+
+def _of_kind(stats, kind: str) -> dict[str, list]:
+    return {
+        outcome: [r for r in stats.get(outcome, []) if (KIND, kind) in getattr(r, "user_properties", ())]
+        for outcome in ("passed", "failed", "error", "skipped")
+    }
+
+
+def too_many_builds() -> str | None:
+    """Why this run built the site too often, or None."""
+    if len(site_server.BUILDS) <= site_server.MAX_BUILDS:
+        return None
+    builds = "; ".join(f"{folder.name} {urls or '(no URL variables)'}" for folder, urls in site_server.BUILDS)
+    return (f"the site was built {len(site_server.BUILDS)} times, at most {site_server.MAX_BUILDS} allowed: "
+            f"use the built_site fixture (tests/conftest.py). Builds: {builds}")
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session, exitstatus) -> None:
+    if too_many_builds() and exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 def _reason(report) -> str:
@@ -35,10 +77,13 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
     terminalreporter.write_sep("-", "versions")
     terminalreporter.write_line(f"tested with {torch_versions()}")
     stats = terminalreporter.stats
-    site = {
-        outcome: [r for r in stats.get(outcome, []) if "test_site_blocks.py::test_site_block_runs" in r.nodeid]
-        for outcome in ("passed", "failed", "error", "skipped")
-    }
+    if site_server.BUILDS:
+        terminalreporter.write_sep("-", "site builds")
+        terminalreporter.write_line(f"full builds of the site: {len(site_server.BUILDS)} (at most {site_server.MAX_BUILDS})")
+        problem = too_many_builds()
+        if problem:
+            terminalreporter.write_line(f"error: {problem}", red=True)
+    site = _of_kind(stats, "site block")
     if any(site.values()):
         ran = len(site["passed"]) + len(site["failed"])
         terminalreporter.write_sep("-", "site code blocks")
@@ -48,10 +93,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
         )
         for report in site["skipped"]:
             terminalreporter.write_line(f"  skipped {report.nodeid.split('[', 1)[-1].rstrip(']')}: {_reason(report)}")
-    shell = {
-        outcome: [r for r in stats.get(outcome, []) if "test_site_shell_blocks.py::test_site_shell_block_runs" in r.nodeid]
-        for outcome in ("passed", "failed", "error", "skipped")
-    }
+    shell = _of_kind(stats, "site shell block")
     if any(shell.values()):
         manual: dict[str, list[str]] = {}
         skipped: dict[str, list[str]] = {}

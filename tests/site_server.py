@@ -13,11 +13,13 @@ import gzip
 import http.server
 import io
 import os
+import subprocess
+import sys
 import threading
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from guide_harness import ROOT, mkdocs_config, run_python
+from guide_harness import ROOT, clean_env, mkdocs_config
 
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 
@@ -26,11 +28,33 @@ class BuildError(RuntimeError):
     pass
 
 
-def build_site(site_dir: Path) -> Path:
-    """``mkdocs build --strict`` into ``site_dir``; BuildError with MkDocs' output if it fails."""
-    result = run_python(
-        ["-m", "mkdocs", "build", "--strict", "--site-dir", str(site_dir)], cwd=ROOT, timeout=300, NO_MKDOCS_2_WARNING="1"
-    )
+# Where the site's variable URLs come from (mkdocs.yml's ``!ENV``): the deploy workflow sets them, a local
+# build has none. A build here sets them only when asked, so a developer's shell cannot change the site.
+URL_VARIABLES = ("SITE_URL", "REPO_URL", "EDIT_URI")
+
+# Every full build of this checkout's site in this process: (site folder, the URL variables it was given).
+# tests/run_summary.py prints them and fails a test run that builds more than MAX_BUILDS times.
+BUILDS: list[tuple[Path, dict[str, str]]] = []
+MAX_BUILDS = 2  # the shared site (tests/conftest.py's built_site) and the sub-path build with SITE_URL
+
+
+def build(site_dir: Path, **urls: str) -> subprocess.CompletedProcess:
+    """``mkdocs build --strict`` of this checkout into ``site_dir``, with only the URL variables given
+    (SITE_URL=..., REPO_URL=..., EDIT_URI=...); counted in BUILDS. Material's end-of-life notice stays on."""
+    unknown = set(urls) - set(URL_VARIABLES)
+    if unknown:
+        raise ValueError(f"not a URL variable of mkdocs.yml: {sorted(unknown)}")
+    BUILDS.append((site_dir, dict(urls)))
+    env = {k: v for k, v in clean_env(**urls).items() if k in urls or k not in URL_VARIABLES}
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site_dir)],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+
+
+def build_site(site_dir: Path, **urls: str) -> Path:
+    """build(), for scripts: ``site_dir``, or BuildError with MkDocs' output if the build fails."""
+    result = build(site_dir, **urls)
     if result.returncode != 0:
         raise BuildError(result.stdout + result.stderr)
     return site_dir

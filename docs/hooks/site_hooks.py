@@ -4,16 +4,41 @@ MkDocs puts this file's folder on sys.path while it loads it, so ``guide`` impor
 the priority its module gives it (guide.i18n runs after mkdocs-static-i18n's on_files).
 """
 
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
 from guide import checked, code_buttons, code_heights, code_spans, gpu_pages, pins, search_boost
-from guide.i18n import on_files, on_post_build, on_startup
+from guide import i18n
+from guide.i18n import on_files, on_post_build
 from guide import notebook_page
 from guide.not_found import on_post_template
+
+if TYPE_CHECKING:  # the hooks' types, as Material's own hooks give them
+    from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.structure.files import Files
+    from mkdocs.structure.pages import Page
 
 __all__ = ["on_files", "on_page_content", "on_page_markdown", "on_post_build", "on_post_page", "on_post_template",
            "on_startup"]
 
+# Material's own notice (material/templates/__init__.py in mkdocs-material 9.8.2: "Material for MkDocs reaches
+# end of life on May 5, 2027", "Zensical is its maintained successor") shows only when the command is
+# `mkdocs` and NO_MKDOCS_2_WARNING is unset; this line shows in every build. What a move needs, as measured
+# here: docs/contributing/testing.md#material-end-of-life.
+END_OF_LIFE = ("Material for MkDocs reaches end of life on 2027-05-05; Zensical is its successor "
+               "(what a move needs: docs/contributing/testing.md#material-end-of-life)")
+log = logging.getLogger("mkdocs.hooks.site_hooks")
 
-def on_page_markdown(markdown, page, config, files):
+
+def on_startup(command: str, dirty: bool) -> None:
+    """Material's end of life, said once per build or serve; then guide.i18n's start (jieba quiet)."""
+    log.info(END_OF_LIFE)
+    i18n.on_startup(command, dirty)
+
+
+def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     """{{ gpus.NAME }} rendered from the one table of GPUs (it may bring the set-up page's commands, so it
     runs first), then {{ pin.NAME }} and {{ checked.NAME }} replaced (an unknown NAME fails the build); the
     search boost."""
@@ -23,7 +48,7 @@ def on_page_markdown(markdown, page, config, files):
     return search_boost.on_page_markdown(markdown, page, config, files)
 
 
-def on_page_content(html, page, config, files):
+def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     """The notebook page slimmed (guide.notebook_page); Python blocks kept out of the search index;
     highlighted code in fewer elements, the same colours (guide.code_spans); each block's line count for
     the browser's estimate of its height (guide.code_heights)."""
@@ -33,6 +58,6 @@ def on_page_content(html, page, config, files):
     return code_heights.on_page_content(html, page, config, files)
 
 
-def on_post_page(output, page, config):
+def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
     """Every code block's copy button written into the page (guide.code_buttons)."""
     return code_buttons.on_post_page(output, page, config)

@@ -42,7 +42,6 @@ from guide_harness import (
     mkdocs_config,
     page_source,
     pages,
-    run_python,
     site_blocks,
     snippets_config,
     translation_of,
@@ -423,15 +422,9 @@ def test_chinese_notebook_has_the_english_code_cells_and_chinese_prose():
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    directory = tmp_path_factory.mktemp("site_i18n")
-    result = run_python(
-        ["-m", "mkdocs", "build", "--strict", "--site-dir", str(directory)], cwd=ROOT, timeout=300, NO_MKDOCS_2_WARNING="1"
-    )
-    output = result.stdout + result.stderr
-    assert result.returncode == 0, output
-    assert not re.search(r"^\s*WARNING\b", output, re.M), output
-    return directory
+def site(built_site):
+    """The run's one built site (tests/conftest.py; tests/site/test_site_build.py checks its build is clean)."""
+    return built_site.path
 
 
 def _built(page: Path) -> str:
@@ -572,15 +565,3 @@ def test_chinese_text_is_segmented_in_the_index(search_index):
 def test_chinese_search_finds_the_right_section(search_index, query):
     results = search_index.search(query)
     assert QUERIES[query] & set(results[:5]), f"{query}: {results[:5]}"
-
-
-def test_a_second_build_reuses_both_rendered_notebooks(site, tmp_path):
-    """mkdocs-jupyter's cache serves both languages' notebooks (docs/hooks/i18n.py keeps the other one's entry):
-    a build right after another converts no notebook again."""
-    result = run_python(["-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "again")], cwd=ROOT,
-                        timeout=300, NO_MKDOCS_2_WARNING="1")
-    output = result.stdout + result.stderr
-    assert result.returncode == 0, output
-    hits = re.findall(r"Cache hit: \S+?(train-mnist-notebook(?:\.zh)?\.ipynb)", output)
-    assert sorted(hits) == ["train-mnist-notebook.ipynb", "train-mnist-notebook.zh.ipynb"], output[-2000:]
-    assert "Cache miss" not in output, output[-2000:]

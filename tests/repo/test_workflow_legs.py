@@ -115,6 +115,7 @@ def test_what_the_leg_requires_and_skips(workflow, job, leg, tests, runner_os, t
     assert env.get("SHELL_BLOCK_INSTALLS") == expected
 
 
+@pytest.mark.slow
 def test_site_test_leg_runs_as_the_workflow_lists_it_on_main():
     """run_workflow.py, as on a push to main: every step of the `test` leg, the build and the upload
     included; the test step collects (the whole suite runs in .ci/run)."""

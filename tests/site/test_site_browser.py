@@ -298,6 +298,7 @@ def test_404_page_is_styled(site, context):
 
 # ---------------------------------------------------------------- accessibility
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scheme", ["default", "slate"])
 def test_axe_finds_no_violations(site, browser, scheme):
     site_dir, base = site

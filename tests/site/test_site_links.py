@@ -72,6 +72,7 @@ def misses(page, base: str, url: str, width: int) -> tuple[int, list[str]]:
     return len(ids), missed
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("width", WIDTHS)
 def test_every_heading_link_lands_on_its_heading(site, browser, width):
     site_dir, base = site

@@ -13,10 +13,8 @@ that the same check fails where the problem exists.
 from __future__ import annotations
 
 import http.server
-import os
+import re
 import socket
-import subprocess
-import sys
 import threading
 import urllib.error
 import urllib.request
@@ -27,11 +25,10 @@ from urllib.parse import urljoin, urlsplit
 
 import pytest
 
-from guide_harness import ROOT
+from site_server import build
 
 SUB_PATH = "/guide/"
 REPO_URL = "https://github.com/example-owner/directml-guide"
-URL_VARIABLES = ("SITE_URL", "REPO_URL", "EDIT_URI")
 
 
 class _Links(HTMLParser):
@@ -81,15 +78,6 @@ def _handler(site: Path):
     return PagesLikeHandler
 
 
-def _build(site: Path, **urls: str) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k not in URL_VARIABLES}
-    env.update(urls, NO_MKDOCS_2_WARNING="1")
-    return subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
-
-
 def _serve(site: Path, sock: socket.socket):
     server = http.server.ThreadingHTTPServer(sock.getsockname(), _handler(site), bind_and_activate=False)
     server.socket.close()
@@ -107,17 +95,32 @@ def _get(url: str) -> tuple[int, bytes]:
         return error.code, error.read()
 
 
-@pytest.fixture(scope="module", params=["with SITE_URL", "local build"])
-def served(request, tmp_path_factory):
-    """(origin + SUB_PATH, site folder, whether SITE_URL was set) for a running server."""
+@pytest.fixture(scope="module")
+def subpath_build(built_site, tmp_path_factory):
+    """(socket, base URL, site folder, the build's result): the run's second and last full build, with the
+    deploy workflow's URL variables; the socket is bound first, so SITE_URL can name its port. It asks for
+    built_site so that it runs after the first build, whose notebook cache it should reuse."""
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     base = f"http://127.0.0.1:{sock.getsockname()[1]}{SUB_PATH}"
     site = tmp_path_factory.mktemp("subpath-site")
-    with_url = request.param == "with SITE_URL"
-    urls = {"SITE_URL": base, "REPO_URL": REPO_URL, "EDIT_URI": "edit/main/docs/"} if with_url else {}
-    result = _build(site, **urls)
+    result = build(site, SITE_URL=base, REPO_URL=REPO_URL, EDIT_URI="edit/main/docs/")
     assert result.returncode == 0, result.stdout + result.stderr
+    yield sock, base, site, result
+    sock.close()
+
+
+@pytest.fixture(scope="module", params=["with SITE_URL", "local build"])
+def served(request, built_site):
+    """(origin + SUB_PATH, site folder, whether SITE_URL was set) for a running server. The local build is
+    the run's shared one (tests/conftest.py's built_site), built without the URL variables."""
+    with_url = request.param == "with SITE_URL"
+    if with_url:
+        sock, base, site, _ = request.getfixturevalue("subpath_build")
+    else:
+        sock, site = socket.socket(), built_site.path
+        sock.bind(("127.0.0.1", 0))
+        base = f"http://127.0.0.1:{sock.getsockname()[1]}{SUB_PATH}"
     server = _serve(site, sock)
     yield base, site, with_url
     server.shutdown()
@@ -178,3 +181,13 @@ def test_repository_and_edit_links_come_only_from_the_workflow(served):
         assert f'href="{REPO_URL}"' in page and edit in page and canonical in page
     else:
         assert REPO_URL not in page and 'rel="canonical"' not in page
+
+
+def test_a_second_build_reuses_both_rendered_notebooks(subpath_build):
+    """mkdocs-jupyter's cache serves both languages' notebooks (docs/hooks/guide/i18n.py keeps the other
+    one's entry): the sub-path build, right after built_site, converts no notebook again."""
+    *_, result = subpath_build
+    output = result.stdout + result.stderr
+    hits = re.findall(r"Cache hit: \S+?(train-mnist-notebook(?:\.zh)?\.ipynb)", output)
+    assert sorted(hits) == ["train-mnist-notebook.ipynb", "train-mnist-notebook.zh.ipynb"], output[-2000:]
+    assert "Cache miss" not in output, output[-2000:]

@@ -74,10 +74,29 @@ def test_a_crash_in_import_torch_is_reported(tmp_path):
                      re.M), result.stdout
 
 
-def test_windows_crash_status_is_shown_in_hex(monkeypatch):
-    monkeypatch.setattr(doctor.subprocess, "run",
-                        lambda *a, **k: types.SimpleNamespace(returncode=-1073741819, stdout="", stderr=""))
-    assert "exit 0xc0000005" in doctor.run_probe()["error"]
+def test_windows_crash_status_is_shown_in_hex():
+    crashed = types.SimpleNamespace(returncode=-1073741819, communicate=lambda timeout=None: ("", ""))
+    assert "exit 0xc0000005" in doctor.probe_result(crashed)["error"]
+
+
+def test_a_probe_that_never_finishes_is_stopped_and_named():
+    child = doctor.subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"],
+                                    stdout=doctor.subprocess.PIPE, stderr=doctor.subprocess.PIPE, text=True)
+    assert doctor.probe_result(child, timeout=0.5)["error"] == "import torch did not finish in 0 s"
+    assert child.poll() is not None, "the probe was left running"
+
+
+def test_the_probe_runs_while_the_packages_are_read(monkeypatch):
+    """The child that imports torch (seconds) is started before examine() reads the installed packages, and
+    its result is asked for only after them."""
+    order = []
+    monkeypatch.setattr(doctor, "start_probe", lambda: order.append("probe started") or "child")
+    monkeypatch.setattr(doctor, "probe_result", lambda child: order.append(f"{child} waited for") or
+                        {"imported": True, "version": "2.4.1", "devices": []})
+    real_installed = doctor.installed
+    monkeypatch.setattr(doctor, "installed", lambda name: order.append("packages read") or real_installed(name))
+    assert exit_code()[0] in (0, 1)
+    assert order[0] == "probe started" and order[-1] == "child waited for" and "packages read" in order[1:-1], order
 
 
 # ------------------------------------------------------------------ a failing import, classified
@@ -455,7 +474,7 @@ def exit_code(*argv):
 
 
 def test_exit_codes(monkeypatch, tmp_path):
-    monkeypatch.setattr(doctor, "run_probe", lambda: {"imported": True, "version": "2.4.1", "devices": []})
+    monkeypatch.setattr(doctor, "start_probe", lambda: None)  # examine() below never asks for its result
     monkeypatch.setattr(doctor, "examine", lambda probe, env: [doctor.ok("python", "3.12")])
     assert exit_code() == (0, "")
     assert exit_code("--json", str(tmp_path / "missing" / "r.json"))[0] == 1

@@ -5,6 +5,7 @@
     config          mkdocs.yml as MkDocs reads it, and --8<-- snippet expansion with its settings
     pages           the pages of both editions, their languages, their source after the pins
     directives      <!-- site-block: key=value ... --> before a fence: the one syntax, its keys, its parser
+    page            one parsed page: its fences (language, attributes, directives, lines), headings, includes
     blocks          a page's Python and shell blocks, as the tests run them (needs pytest-codeblocks)
     notebook        the tutorial notebooks, built from their Markdown sources and the snippets
     notebook_page   the notebook page's HTML with the site's own code styling
