@@ -19,7 +19,7 @@ import sys
 import pytest
 
 from guide_harness import ROOT
-from run_workflow import find_python, fresh_clone, job_environment, legs, load
+from run_workflow import environment_python, find_python, fresh_clone, job_environment, legs, load
 
 # Linux only: run_workflow.py runs the steps in bash with a Linux venv, and on Windows each nested run
 # below would run the pages' shell blocks for real (70 runs, 17 pip installs, 600 s each: review B1).
@@ -153,3 +153,13 @@ def test_the_legs_python_is_found_or_refused():
     assert found and subprocess.run([found, "-c", "import sys; print(sys.version_info[:2])"], capture_output=True,
                                     text=True).stdout.strip() == str(sys.version_info[:2])
     assert find_python("3.99") is None
+
+
+def test_a_stand_in_environment_without_python_is_refused_in_one_line(tmp_path):
+    result = subprocess.run([sys.executable, str(ROOT / "tests" / "tools" / "run_workflow.py"), "--environment",
+                             str(tmp_path)], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr.splitlines() == [f"run_workflow: --environment {tmp_path}: no bin/python or bin/python3 there"]
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "python3").symlink_to(sys.executable)  # setup-python's layout: bin/python3
+    assert environment_python(tmp_path) == tmp_path / "bin" / "python3"

@@ -158,7 +158,7 @@ def _setup_python(wanted: str, environment: Path | None, temp: Path, env: dict) 
         subprocess.run([python, "-m", "venv", str(venv)], check=True)
         note = f"a fresh venv of Python {wanted} ({python})"
     else:
-        python = str(environment / "bin" / "python")
+        python = str(environment_python(environment))
         have = _python_version(python)
         subprocess.run([python, "-m", "venv", "--without-pip", str(venv)], check=True)
         purelib = venv / "lib" / f"python{have}" / "site-packages"
@@ -171,6 +171,11 @@ def _setup_python(wanted: str, environment: Path | None, temp: Path, env: dict) 
     env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env['PATH']}"
     env["VIRTUAL_ENV"] = str(venv)
     return note
+
+
+def environment_python(environment: Path) -> Path | None:
+    """The interpreter of a venv or of an installed Python (setup-python's has bin/python3, maybe no bin/python)."""
+    return next((p for p in (environment / "bin" / "python", environment / "bin" / "python3") if p.is_file()), None)
 
 
 def fresh_clone(temp: Path) -> Path:
@@ -272,8 +277,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--environment", type=Path,
                         help="an environment installed from the leg's group, standing in for its hash-locked install")
     args = parser.parse_args(argv)
-    if args.environment is not None and not (args.environment / "bin" / "python").is_file():
-        raise SystemExit(f"run_workflow: --environment {args.environment}: no bin/python there")
+    if args.environment is not None and environment_python(args.environment) is None:
+        raise SystemExit(f"run_workflow: --environment {args.environment}: no bin/python or bin/python3 there")
     if os.name == "nt":
         raise SystemExit("run_workflow: site.yml's jobs run on Linux (bash steps, a Linux venv): run this on Linux")
     workflow = load("site.yml")
