@@ -42,10 +42,17 @@ DISPLAY_CLASS = (
     r"SYSTEM\CurrentControlSet\Control\Class"
     r"\{4d36e968-e325-11ce-bfc1-08002be10318}"
 )
+# Integrated GPUs by name, where the driver does not say so. One rule,
+# the same in choose_device.py, doctor.py and pick_adapter.py:
+#   AMD: "Radeon(TM) Graphics", "Radeon 780M Graphics", "Radeon 680M",
+#   "Radeon(TM) RX Vega 11 Graphics", "Radeon(TM) R7 Graphics";
+#   Intel: UHD, Iris, "HD Graphics", "Intel(R) Graphics",
+#   "Arc(TM) Graphics", "Arc(TM) 140V GPU"; Qualcomm: Adreno.
+# A dedicated Radeon says "RX" before its number, an Arc card A or B.
 INTEGRATED_NAME = re.compile(
-    r"Radeon\S* (\d{3,4}[MS] )?Graphics|Radeon\S* (RX )?Vega \d+ Graphics"
-    r"|\bUHD\b|\bIris\b|\bArc\S* Graphics$|\bArc\S* \d{3}[VT]\b"
-    r"|^Intel\S* Graphics\b",
+    r"Radeon\S* (\d{3,4}[MS]\b|(R\d |(RX )?Vega \d+ (\(Mobile\) )?)?"
+    r"Graphics)|\bUHD\b|\bIris\b|\bHD Graphics\b|^Intel\S* Graphics\b"
+    r"|\bArc\S* (Graphics$|\d{3}[VT]\b)|\bAdreno\b",
     re.IGNORECASE,
 )
 
