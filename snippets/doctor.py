@@ -425,8 +425,11 @@ LOADER_ERRORS = [
     ),
     (
         r"c10_xpu\.dll",
-        "PyTorch XPU's c10_xpu.dll does not load",
-        "install Intel's current GPU driver, then import torch again",
+        "PyTorch XPU's c10_xpu.dll does not load: a broken or mixed XPU "
+        "install (fixed in newer builds, pytorch#138986)",
+        "reinstall torch from PyTorch's XPU index (torch, torchvision and "
+        "the intel-* packages of one release); if it still fails, install "
+        "Intel's current GPU driver",
         "xpu-not-available",
     ),
     (
@@ -531,10 +534,15 @@ def order_findings(devices: list[dict]) -> list[Finding]:
                 trouble("directml-uses-the-integrated-gpu"),
             )
         ]
-    hide = (
-        "HIP_VISIBLE_DEVICES" if backend == "ROCm" else VISIBILITY_VARS[1]
-    )
     position = discrete["device"].partition(":")[2]
+    if backend == "XPU":
+        return [xpu_order_note(first, discrete, position)]
+    hide = (
+        "HIP_VISIBLE_DEVICES"
+        if backend == "ROCm"
+        else "CUDA_VISIBLE_DEVICES"
+    )
+    error = " (hipErrorInvalidImage)" if backend == "ROCm" else ""
     return [
         note(
             "device order",
@@ -542,11 +550,29 @@ def order_findings(devices: list[dict]) -> list[Finding]:
             f"{first['device']} before {discrete['name']} as "
             f"{discrete['device']}; the guide's choose_device() takes "
             f"{discrete['device']}",
-            f"if {discrete['device']} fails (hipErrorInvalidImage), hide "
+            f"if {discrete['device']} fails{error}, hide "
             f"the integrated GPU: {hide}={position}",
             trouble("rocm-integrated-gpu-first"),
         )
     ]
+
+
+def xpu_order_note(first: dict, discrete: dict, position: str) -> Finding:
+    """choose_device() takes xpu:0 whatever it is; oneAPI's own variables
+    (not CUDA's) hide a Level Zero device: ONEAPI_DEVICE_SELECTOR (the
+    SYCL runtime) or ZE_AFFINITY_MASK (the Level Zero loader).
+    """
+    return note(
+        "device order",
+        f"XPU lists the integrated {first['name']} as {first['device']} "
+        f"before {discrete['name']} as {discrete['device']}; the guide's "
+        f"choose_device() takes xpu:0, the integrated one",
+        f"to train on {discrete['name']}, set TORCH_DEVICE=xpu:{position}, "
+        f"or hide the integrated GPU: ONEAPI_DEVICE_SELECTOR="
+        f"level_zero:{position} (or ZE_AFFINITY_MASK={position}), then run "
+        "the doctor again to see the new order",
+        trouble("amd-rocm-and-intel-xpu-on-windows"),
+    )
 
 
 def no_device_findings(
