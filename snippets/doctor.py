@@ -281,12 +281,20 @@ def directml_findings(
     torch_version: str, directml: str, needs: str | None
 ) -> list[Finding]:
     if needs and torch_version.partition("+")[0] != needs:
+        fix = "python -m pip install --force-reinstall torch-directml"
+        if re.search(r"\+(rocm|xpu)", torch_version):
+            # AMD's or Intel's torch: reinstalling torch-directml would
+            # replace it with torch-directml's torch.
+            fix = (
+                "this is a ROCm or XPU environment: remove torch-directml "
+                "(python -m pip uninstall torch-directml), keep your torch"
+            )
         return [
             problem(
                 "torch-directml",
                 f"{directml} is built for torch {needs}, but torch "
                 f"{torch_version} is installed",
-                "python -m pip install --force-reinstall torch-directml",
+                fix,
                 trouble("another-package-replaced-torch"),
             )
         ]

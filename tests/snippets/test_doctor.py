@@ -506,3 +506,16 @@ def test_c10_xpu_dll_is_a_broken_install_first_not_the_driver():
     [finding] = doctor.import_findings({"imported": False, "error": error})
     assert finding.fix.startswith("reinstall torch from PyTorch's XPU index"), finding.fix
     assert "driver" in finding.fix.partition(";")[2]  # the driver is the second step
+
+
+@pytest.mark.parametrize("torch_version, keeps_torch", [
+    ("2.5.0", False),  # a DirectML environment whose torch was upgraded: put torch-directml's torch back
+    ("2.14.0+rocm10.1.0", True),  # AMD's torch with torch-directml beside it: the fix must not replace it
+    ("2.10.0+xpu", True),
+])
+def test_torch_directml_beside_another_torch(torch_version, keeps_torch):
+    [finding] = doctor.directml_findings(torch_version, "0.2.5.dev240914", "2.4.1")
+    assert finding.status == "PROBLEM"
+    assert ("--force-reinstall torch-directml" in finding.fix) is not keeps_torch, finding.fix
+    if keeps_torch:
+        assert "pip uninstall torch-directml" in finding.fix
