@@ -65,12 +65,17 @@ def gpu_backend() -> str:
     return "ROCm" if torch.version.hip else "CUDA"
 
 
-# Integrated GPUs by name, where the driver does not say so: AMD's are
-# called "Radeon(TM) Graphics", "Radeon 780M Graphics", "Radeon 8060S
-# Graphics"; Intel's "UHD", "Iris", "Arc(TM) Graphics".
+# Integrated GPUs by name, where the driver does not say so. One rule,
+# the same in choose_device.py, doctor.py and pick_adapter.py:
+#   AMD: "Radeon(TM) Graphics", "Radeon 780M Graphics", "Radeon 680M",
+#   "Radeon(TM) RX Vega 11 Graphics", "Radeon(TM) R7 Graphics";
+#   Intel: UHD, Iris, "HD Graphics", "Intel(R) Graphics",
+#   "Arc(TM) Graphics", "Arc(TM) 140V GPU"; Qualcomm: Adreno.
+# A dedicated Radeon says "RX" before its number, an Arc card A or B.
 INTEGRATED_NAME = re.compile(
-    r"Radeon\S* (\d{3,4}[MS] )?Graphics|Radeon\S* (RX )?Vega \d+ Graphics"
-    r"|\bUHD\b|\bIris\b|\bArc\S* Graphics$",
+    r"Radeon\S* (\d{3,4}[MS]\b|(R\d |(RX )?Vega \d+ (\(Mobile\) )?)?"
+    r"Graphics)|\bUHD\b|\bIris\b|\bHD Graphics\b|^Intel\S* Graphics\b"
+    r"|\bArc\S* (Graphics$|\d{3}[VT]\b)|\bAdreno\b",
     re.IGNORECASE,
 )
 

@@ -43,10 +43,17 @@ DISPLAY_CLASS = (
     r"SYSTEM\CurrentControlSet\Control\Class"
     r"\{4d36e968-e325-11ce-bfc1-08002be10318}"
 )
+# Integrated GPUs by name, where the driver does not say so. One rule,
+# the same in choose_device.py, doctor.py and pick_adapter.py:
+#   AMD: "Radeon(TM) Graphics", "Radeon 780M Graphics", "Radeon 680M",
+#   "Radeon(TM) RX Vega 11 Graphics", "Radeon(TM) R7 Graphics";
+#   Intel: UHD, Iris, "HD Graphics", "Intel(R) Graphics",
+#   "Arc(TM) Graphics", "Arc(TM) 140V GPU"; Qualcomm: Adreno.
+# A dedicated Radeon says "RX" before its number, an Arc card A or B.
 INTEGRATED_NAME = re.compile(
-    r"Radeon\S* (\d{3,4}[MS] )?Graphics|Radeon\S* (RX )?Vega \d+ Graphics"
-    r"|\bUHD\b|\bIris\b|\bArc\S* Graphics$|\bArc\S* \d{3}[VT]\b"
-    r"|^Intel\S* Graphics\b",
+    r"Radeon\S* (\d{3,4}[MS]\b|(R\d |(RX )?Vega \d+ (\(Mobile\) )?)?"
+    r"Graphics)|\bUHD\b|\bIris\b|\bHD Graphics\b|^Intel\S* Graphics\b"
+    r"|\bArc\S* (Graphics$|\d{3}[VT]\b)|\bAdreno\b",
     re.IGNORECASE,
 )
 
@@ -275,12 +282,20 @@ def directml_findings(
     torch_version: str, directml: str, needs: str | None
 ) -> list[Finding]:
     if needs and torch_version.partition("+")[0] != needs:
+        fix = "python -m pip install --force-reinstall torch-directml"
+        if re.search(r"\+(rocm|xpu)", torch_version):
+            # AMD's or Intel's torch: reinstalling torch-directml would
+            # replace it with torch-directml's torch.
+            fix = (
+                "this is a ROCm or XPU environment: remove torch-directml "
+                "(python -m pip uninstall torch-directml), keep your torch"
+            )
         return [
             problem(
                 "torch-directml",
                 f"{directml} is built for torch {needs}, but torch "
                 f"{torch_version} is installed",
-                "python -m pip install --force-reinstall torch-directml",
+                fix,
                 trouble("another-package-replaced-torch"),
             )
         ]
@@ -436,8 +451,11 @@ LOADER_ERRORS = [
     ),
     (
         r"c10_xpu\.dll",
-        "PyTorch XPU's c10_xpu.dll does not load",
-        "install Intel's current GPU driver, then import torch again",
+        "PyTorch XPU's c10_xpu.dll does not load: a broken or mixed XPU "
+        "install (fixed in newer builds, pytorch#138986)",
+        "reinstall torch from PyTorch's XPU index (torch, torchvision and "
+        "the intel-* packages of one release); if it still fails, install "
+        "Intel's current GPU driver",
         "xpu-not-available",
     ),
     (
@@ -542,10 +560,15 @@ def order_findings(devices: list[dict]) -> list[Finding]:
                 trouble("directml-uses-the-integrated-gpu"),
             )
         ]
-    hide = (
-        "HIP_VISIBLE_DEVICES" if backend == "ROCm" else VISIBILITY_VARS[1]
-    )
     position = discrete["device"].partition(":")[2]
+    if backend == "XPU":
+        return [xpu_order_note(first, discrete, position)]
+    hide = (
+        "HIP_VISIBLE_DEVICES"
+        if backend == "ROCm"
+        else "CUDA_VISIBLE_DEVICES"
+    )
+    error = " (hipErrorInvalidImage)" if backend == "ROCm" else ""
     return [
         note(
             "device order",
@@ -553,11 +576,29 @@ def order_findings(devices: list[dict]) -> list[Finding]:
             f"{first['device']} before {discrete['name']} as "
             f"{discrete['device']}; the guide's choose_device() takes "
             f"{discrete['device']}",
-            f"if {discrete['device']} fails (hipErrorInvalidImage), hide "
+            f"if {discrete['device']} fails{error}, hide "
             f"the integrated GPU: {hide}={position}",
             trouble("rocm-integrated-gpu-first"),
         )
     ]
+
+
+def xpu_order_note(first: dict, discrete: dict, position: str) -> Finding:
+    """choose_device() takes xpu:0 whatever it is; oneAPI's own variables
+    (not CUDA's) hide a Level Zero device: ONEAPI_DEVICE_SELECTOR (the
+    SYCL runtime) or ZE_AFFINITY_MASK (the Level Zero loader).
+    """
+    return note(
+        "device order",
+        f"XPU lists the integrated {first['name']} as {first['device']} "
+        f"before {discrete['name']} as {discrete['device']}; the guide's "
+        f"choose_device() takes xpu:0, the integrated one",
+        f"to train on {discrete['name']}, set TORCH_DEVICE=xpu:{position}, "
+        f"or hide the integrated GPU: ONEAPI_DEVICE_SELECTOR="
+        f"level_zero:{position} (or ZE_AFFINITY_MASK={position}), then run "
+        "the doctor again to see the new order",
+        trouble("amd-rocm-and-intel-xpu-on-windows"),
+    )
 
 
 def no_device_findings(

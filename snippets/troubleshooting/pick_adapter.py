@@ -6,10 +6,11 @@ picks by adapter name instead:
 
 1. an adapter whose name marks a dedicated GPU (Radeon RX/Pro/VII,
    Arc A/B-series, NVIDIA);
-2. else one whose name marks nothing known; 3. else an integrated one (Intel
-UHD/Iris/HD Graphics, Arc Graphics,
-   Arc 140V; AMD names that end in "Graphics": "Radeon(TM) Graphics",
-   "Radeon 780M Graphics", "Radeon(TM) RX Vega 11 Graphics").
+2. else one whose name marks nothing known;
+3. else an integrated one (INTEGRATED_NAME below: Intel UHD/Iris/HD
+   Graphics, Arc Graphics, Arc 140V; AMD's "Radeon(TM) Graphics",
+   "Radeon 780M Graphics", "Radeon(TM) RX Vega 11 Graphics"), and last
+   Microsoft's software adapter.
 The integrated patterns are checked first: some AMD APUs call their
 integrated GPU "RX Vega". Within a tier the lowest index wins. Names can
 mislead: --adapter N always overrides the rule.
@@ -24,22 +25,21 @@ import argparse
 import re
 import sys
 
-# Integrated GPUs are named after the processor family, and AMD's end in
-# "Graphics" even when they say "RX" (Ryzen 2000G/3000G: "AMD Radeon(TM) RX
-# Vega 11 Graphics"), so these patterns are checked first.
-INTEGRATED = re.compile(
-    # Intel: UHD 770, Iris Xe, HD 530, "Intel(R) Graphics"
-    r"\bUHD\b|\bIris\b|\bHD Graphics\b|^Intel\S* Graphics\b"
-    # Core Ultra: "Arc(TM) Graphics", "Arc(TM) 140V GPU"
-    r"|\bArc\S* Graphics$|\bArc\S* \d{3}[VT]\b"
-    # Ryzen APUs: "Radeon(TM) Vega 8 Graphics", "RX Vega 11 Graphics"
-    r"|Radeon\S* (RX )?Vega \d+ Graphics"
-    # "Radeon(TM) Graphics", "Radeon 780M Graphics", "8060S Graphics"
-    r"|Radeon\S* (\d{3,4}[MS] )?Graphics"
-    r"|Radeon\S* R\d Graphics"  # A-series APUs: "Radeon(TM) R7 Graphics"
-    r"|Basic Render",  # Microsoft's software adapter: last resort
+# Integrated GPUs by name, where the driver does not say so. One rule,
+# the same in choose_device.py, doctor.py and pick_adapter.py:
+#   AMD: "Radeon(TM) Graphics", "Radeon 780M Graphics", "Radeon 680M",
+#   "Radeon(TM) RX Vega 11 Graphics", "Radeon(TM) R7 Graphics";
+#   Intel: UHD, Iris, "HD Graphics", "Intel(R) Graphics",
+#   "Arc(TM) Graphics", "Arc(TM) 140V GPU"; Qualcomm: Adreno.
+# A dedicated Radeon says "RX" before its number, an Arc card A or B.
+INTEGRATED_NAME = re.compile(
+    r"Radeon\S* (\d{3,4}[MS]\b|(R\d |(RX )?Vega \d+ (\(Mobile\) )?)?"
+    r"Graphics)|\bUHD\b|\bIris\b|\bHD Graphics\b|^Intel\S* Graphics\b"
+    r"|\bArc\S* (Graphics$|\d{3}[VT]\b)|\bAdreno\b",
     re.IGNORECASE,
 )
+# Microsoft's software adapter: ranked with the integrated, last resort.
+SOFTWARE_NAME = re.compile(r"Basic Render", re.IGNORECASE)
 DEDICATED = re.compile(
     r"Radeon\S* (RX|Pro|VII|R\d \d{3}|HD \d{4}\b)|\bArc\S* (Pro "
     r")?[AB]\d{2,3}|NVIDIA|GeForce|\bRTX\b|\bGTX\b|Quadro",
@@ -55,7 +55,7 @@ def adapter_kind(name: str) -> str:
     """'dedicated', 'integrated' or 'unknown', judged from the adapter's
     name alone.
     """
-    if INTEGRATED.search(name):
+    if INTEGRATED_NAME.search(name) or SOFTWARE_NAME.search(name):
         return "integrated"
     if DEDICATED.search(name):
         return "dedicated"

@@ -83,7 +83,6 @@ def _pick_adapter_names() -> list[tuple[str, str]]:
 # pick_adapter's kinds that the table names otherwise, on purpose.
 KIND_EXCEPTIONS = {
     "Microsoft Basic Render Driver": "software",  # pick_adapter ranks it with the integrated GPUs: last resort
-    "Qualcomm(R) Adreno(TM) X1-85 GPU": "integrated",  # pick_adapter's rule does not know Adreno ("unknown")
 }
 
 

@@ -260,18 +260,19 @@ def test_linked_tabs_switch_together_across_pages(site, context):
     labels = page.locator("article .tabbed-labels label", has_text=re.compile(r"^cmd$"))
     assert labels.count() >= 2
     labels.first.click()
+    # A set's own labels and input only: the back-end tabs hold PowerShell/cmd sets of their own.
     selected = page.evaluate("""() => [...document.querySelectorAll('article .tabbed-set')]
-        .filter(s => [...s.querySelectorAll('.tabbed-labels label')].some(l => l.innerText.trim() === 'cmd'))
-        .map(s => s.querySelector('input:checked + *, input:checked') && s.querySelector('input:checked').id)""")
+        .filter(s => [...s.querySelectorAll('.tabbed-labels label')].some(l => l.parentElement.parentElement === s && l.innerText.trim() === 'cmd'))
+        .map(s => s.querySelector(':scope > input:checked') && s.querySelector(':scope > input:checked').id)""")
     checked = page.evaluate("""() => [...document.querySelectorAll('article .tabbed-set')]
-        .filter(s => [...s.querySelectorAll('.tabbed-labels label')].some(l => l.innerText.trim() === 'cmd'))
-        .map(s => { const i = s.querySelector('input:checked'); return s.querySelector(`label[for="${i.id}"]`).innerText.trim(); })""")
+        .filter(s => [...s.querySelectorAll('.tabbed-labels label')].some(l => l.parentElement.parentElement === s && l.innerText.trim() === 'cmd'))
+        .map(s => { const i = s.querySelector(':scope > input:checked'); return s.querySelector(`label[for="${i.id}"]`).innerText.trim(); })""")
     assert selected and set(checked) == {"cmd"}, checked
     page.goto(base + "troubleshooting/")
     page.wait_for_timeout(300)
     checked = page.evaluate("""() => [...document.querySelectorAll('article .tabbed-set')]
-        .filter(s => [...s.querySelectorAll('.tabbed-labels label')].some(l => l.innerText.trim() === 'cmd'))
-        .map(s => { const i = s.querySelector('input:checked'); return s.querySelector(`label[for="${i.id}"]`).innerText.trim(); })""")
+        .filter(s => [...s.querySelectorAll('.tabbed-labels label')].some(l => l.parentElement.parentElement === s && l.innerText.trim() === 'cmd'))
+        .map(s => { const i = s.querySelector(':scope > input:checked'); return s.querySelector(`label[for="${i.id}"]`).innerText.trim(); })""")
     assert checked and set(checked) == {"cmd"}, f"on another page: {checked}"
 
 

@@ -203,6 +203,39 @@ def test_discrete_first_gives_no_order_note(monkeypatch):
     assert not [f for f in doctor.device_findings(probe, {}, on_windows=False) if f.topic == "device order"]
 
 
+def test_xpu_integrated_gpu_first_gets_oneapi_advice(monkeypatch):
+    # FastChat#2414 / pytorch#197515: "Intel(R) UHD Graphics 770" as xpu:0, the Arc A770 as xpu:1
+    probe = probe_of(fake_torch(xpu=[("Intel(R) UHD Graphics 770", 2**30),
+                                     ("Intel(R) Arc(TM) A770 Graphics", 16 * 2**30)]), monkeypatch)
+    found = doctor.device_findings(probe, {}, on_windows=False)
+    [order] = [f for f in found if f.topic == "device order"]
+    # choose_device() takes xpu:0 on XPU (it skips an integrated GPU on torch.cuda only): say so
+    assert "choose_device() takes xpu:0, the integrated one" in order.text
+    assert "TORCH_DEVICE=xpu:1" in order.fix
+    assert "ONEAPI_DEVICE_SELECTOR=level_zero:1" in order.fix and "ZE_AFFINITY_MASK=1" in order.fix
+    assert "CUDA_VISIBLE_DEVICES" not in order.line() and "hip" not in order.line().lower()
+    assert order.section == "troubleshooting/#amd-rocm-and-intel-xpu-on-windows"
+    assert order.line().isascii()
+
+
+def test_choose_device_takes_xpu_0_as_the_doctor_says(monkeypatch):
+    choose_device = load_snippet("choose_device")
+    names = ["Intel(R) UHD Graphics 770", "Intel(R) Arc(TM) A770 Graphics"]
+    monkeypatch.setattr(choose_device, "_directml_if_installed", lambda: None)
+    monkeypatch.setattr(choose_device, "_xpu_count", lambda: len(names))
+    monkeypatch.setattr(choose_device.torch.xpu, "get_device_name", lambda i=0: names[i])
+    monkeypatch.delenv("TORCH_DEVICE", raising=False)
+    device, _ = choose_device.choose_device()
+    assert str(device) == "xpu:0"
+
+
+def test_cuda_order_note_names_no_hip_error(monkeypatch):
+    gpus = [("Some Integrated Radeon(TM) Graphics", 2**30, True), ("NVIDIA GeForce RTX 4060", 8 * 2**30, False)]
+    probe = probe_of(fake_torch(gpus), monkeypatch)
+    [order] = [f for f in doctor.device_findings(probe, {}, on_windows=False) if f.topic == "device order"]
+    assert "CUDA_VISIBLE_DEVICES=1" in order.fix and "hipError" not in order.fix
+
+
 def test_intel_xpu_and_directml_devices(monkeypatch):
     # intel/torch-xpu-ops#4065 (Arc B580 on Windows); microsoft/DirectML#239 (the iGPU as adapter 0)
     probe = probe_of(fake_torch(xpu=[("Intel(R) Arc(TM) B580 Graphics", 12 * 2**30)]), monkeypatch,
@@ -482,3 +515,26 @@ def test_exit_codes(monkeypatch, tmp_path):
     monkeypatch.setattr(doctor, "examine", lambda probe, env: [doctor.problem("pip", "missing", "ensurepip")])
     code, err = exit_code()
     assert code == 1 and err.startswith("error: 1 problem(s) found")
+
+
+def test_c10_xpu_dll_is_a_broken_install_first_not_the_driver():
+    # pytorch#138986 was a DLL-loading bug of torch 2.5.1+xpu, fixed in newer builds (torch-xpu-ops#1155);
+    # since 2.6 a missing driver gives "Failed to initialize XPU devices", not a failing import (torch-xpu-ops#1013)
+    error = ("OSError: [WinError 126] The specified module could not be found. Error loading "
+             "\".venv\\Lib\\site-packages\\torch\\lib\\c10_xpu.dll\" or one of its dependencies.")
+    [finding] = doctor.import_findings({"imported": False, "error": error})
+    assert finding.fix.startswith("reinstall torch from PyTorch's XPU index"), finding.fix
+    assert "driver" in finding.fix.partition(";")[2]  # the driver is the second step
+
+
+@pytest.mark.parametrize("torch_version, keeps_torch", [
+    ("2.5.0", False),  # a DirectML environment whose torch was upgraded: put torch-directml's torch back
+    ("2.14.0+rocm10.1.0", True),  # AMD's torch with torch-directml beside it: the fix must not replace it
+    ("2.10.0+xpu", True),
+])
+def test_torch_directml_beside_another_torch(torch_version, keeps_torch):
+    [finding] = doctor.directml_findings(torch_version, "0.2.5.dev240914", "2.4.1")
+    assert finding.status == "PROBLEM"
+    assert ("--force-reinstall torch-directml" in finding.fix) is not keeps_torch, finding.fix
+    if keeps_torch:
+        assert "pip uninstall torch-directml" in finding.fix

@@ -154,3 +154,15 @@ def test_pytest_configuration_collects_the_guide_tests(tmp_path):
     collected = [line for line in result.stdout.splitlines() if "::" in line]
     # -m directml keeps only the tests that need a real DirectML GPU: some, not all.
     assert collected and "deselected" in result.stdout, result.stdout[-3000:]
+
+
+def test_every_backend_has_a_verify_configuration_that_passes_there():
+    """verify_directml.py without --allow-fallback exits 1 where torch-directml is missing (ROCm, XPU, CUDA,
+    CPU environments): those readers need a configuration with the flag, and the training check beside it."""
+    scripts = {}
+    for path in PYTHON_CONFIGS:
+        opts = options(configuration(path))
+        scripts.setdefault(Path(opts["SCRIPT_NAME"]).name, []).append(shlex.split(opts["PARAMETERS"]))
+    assert [] in scripts["verify_directml.py"], "DirectML: verify_directml.py as it is"
+    assert ["--allow-fallback"] in scripts["verify_directml.py"], "the other back-ends: with --allow-fallback"
+    assert "verify_training.py" in scripts, "the training check, for every back-end"

@@ -73,8 +73,9 @@ TEXT = {
 PYTHONS = ("3.10", "3.11", "3.12", "3.13", "3.14")
 SETUP_ANCHOR = {"directml": "setup.md#2-create-the-environment-and-install-torch-directml"}
 OTHER_BACKENDS = "setup.md#other-back-ends-amd-rocm-intel-xpu-nvidia-cuda-cpu"
-SETUP_TAB = {"rocm": "AMD ROCm on Windows", "xpu": "Intel XPU", "cuda": "NVIDIA CUDA", "cpu": "CPU-only",
-             "directml": "torch-directml"}
+# The set-up page's back-end tabs, labelled alike in both editions: Material links tabs by label, and
+# docs/javascripts/backend_tabs.js (window.guideSelectBackend) stores these labels.
+SETUP_TAB = {"rocm": "ROCm", "xpu": "XPU", "cuda": "CUDA", "cpu": "CPU", "directml": "DirectML"}
 FENCE = re.compile(r"^(`{3,})(\w+)[^\n]*\n.*?^\1[ \t]*$", re.M | re.S)
 
 

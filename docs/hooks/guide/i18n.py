@@ -25,11 +25,10 @@ from mkdocs.structure.files import File
 # Content-tab labels that a translated page gives in its own language (tests/pages/test_i18n.py maps the English
 # page's labels through this table before comparing). A label not listed stays as the English page has it;
 # Material links tabs by label (content.tabs.link), and each edition's pages use the same labels.
+# The back-end tabs ("DirectML", "ROCm", "XPU", "CUDA", "CPU") are not translated: the chooser selects them by
+# label in either edition (docs/javascripts/backend_tabs.js).
 TAB_TITLES = {
-    "zh": {
-        "CPU-only": "仅 CPU",
-        "AMD ROCm on Windows": "AMD ROCm（Windows）",
-    },
+    "zh": {},
 }
 
 

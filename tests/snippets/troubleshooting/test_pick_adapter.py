@@ -54,13 +54,18 @@ ADAPTER_NAMES = [
     ("NVIDIA TITAN V", "dedicated"),
     # others
     ("Microsoft Basic Render Driver", "integrated"),  # software adapter: last resort
-    ("Qualcomm(R) Adreno(TM) X1-85 GPU", "unknown"),
+    ("Qualcomm(R) Adreno(TM) X1-85 GPU", "integrated"),  # Snapdragon X: gpus.yml's kind
 ]
 
 
 @pytest.mark.parametrize("name, kind", ADAPTER_NAMES)
 def test_adapter_kind(name, kind):
     assert pick_adapter.adapter_kind(name) == kind
+
+
+def test_a_name_the_rule_does_not_know_is_unknown():
+    # a dedicated GPU that is in no pattern (and not in gpus.yml, which ADAPTER_NAMES must all be in)
+    assert pick_adapter.adapter_kind("Moore Threads MTT S80") == "unknown"
 
 
 @pytest.mark.parametrize(
@@ -72,7 +77,7 @@ def test_adapter_kind(name, kind):
         (["AMD Radeon(TM) 780M Graphics", "NVIDIA GeForce RTX 4060 Laptop GPU"], 1),
         (["Intel(R) Arc(TM) 140V GPU (16GB)", "Intel(R) Arc(TM) B580 Graphics"], 1),
         (["Intel(R) Iris(R) Xe Graphics", "Intel(R) Arc(TM) A370M Graphics"], 1),
-        (["AMD Radeon(TM) Graphics", "Qualcomm(R) Adreno(TM) X1-85 GPU"], 1),  # unknown beats integrated
+        (["AMD Radeon(TM) Graphics", "Moore Threads MTT S80"], 1),  # unknown beats integrated
         (["NVIDIA GeForce GTX 1650", "AMD Radeon RX 7900 XTX"], 0),  # two dedicated: the lowest index
         (["Intel(R) UHD Graphics 620"], 0),  # only an integrated GPU: use it
     ],
