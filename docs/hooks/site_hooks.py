@@ -4,7 +4,7 @@ MkDocs puts this file's folder on sys.path while it loads it, so ``guide`` impor
 the priority its module gives it (guide.i18n runs after mkdocs-static-i18n's on_files).
 """
 
-from guide import checked, code_buttons, code_heights, code_spans, gpu_pages, pins, search_boost
+from guide import checked, cjk_join, code_buttons, code_heights, code_spans, gpu_pages, pins, search_boost
 from guide.i18n import on_files, on_post_build, on_startup
 from guide import notebook_page
 from guide.not_found import on_post_template
@@ -26,8 +26,10 @@ def on_page_markdown(markdown, page, config, files):
 def on_page_content(html, page, config, files):
     """The notebook page slimmed (guide.notebook_page); Python blocks kept out of the search index;
     highlighted code in fewer elements, the same colours (guide.code_spans); each block's line count for
-    the browser's estimate of its height (guide.code_heights)."""
+    the browser's estimate of its height (guide.code_heights); a Chinese page's line breaks inside a
+    sentence removed, so that the browser draws no space between two Chinese characters (guide.cjk_join)."""
     html = notebook_page.on_page_content(html, page, config, files)
+    html = cjk_join.on_page_content(html, page, config, files)
     html = search_boost.on_page_content(html, page, config, files)
     html = code_spans.on_page_content(html, page, config, files)
     return code_heights.on_page_content(html, page, config, files)
