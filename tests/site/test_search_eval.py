@@ -37,7 +37,10 @@ EVAL = Path(__file__).with_name("search_eval.yml")
 # Tried and left out: each section's quoted messages indexed a second time as a field of their own, boost 2:
 #   en 61/80, 73/80   zh 20/33, 23/33; boost 1: en 61/80, 73/80   zh 21/33, 23/33 (no better than without).
 # The floors are what the mechanism reaches, not issue 31's 85 % / 95 %, which it does not reach honestly.
-FLOORS = {"en": (77, 92), "zh": (63, 69)}  # per cent: first, within three
+#   + the 13 new sections of issue 31 (they compete on the same page; two titles and one block reworded so that
+#     they do not win on words every message has: "out of memory", "has no attribute"):
+#                                              en 60/80, 73/80   zh 22/33, 23/33
+FLOORS = {"en": (75, 91), "zh": (66, 69)}  # per cent: first, within three
 
 
 def load_eval(path: Path = EVAL) -> dict[str, list[dict]]:
