@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from guide import checked, code_buttons, code_heights, code_spans, gpu_pages, pins, search_boost
+from guide import checked, cjk_join, code_buttons, code_heights, code_spans, gpu_pages, pins, search_boost
 from guide import i18n
 from guide.i18n import on_files, on_post_build
 from guide import notebook_page
@@ -27,8 +27,7 @@ __all__ = ["on_files", "on_page_content", "on_page_markdown", "on_post_build", "
 # end of life on May 5, 2027", "Zensical is its maintained successor") shows only when the command is
 # `mkdocs` and NO_MKDOCS_2_WARNING is unset; this line shows in every build. What a move needs, as measured
 # here: docs/contributing/testing.md#material-end-of-life.
-END_OF_LIFE = ("Material for MkDocs reaches end of life on 2027-05-05; Zensical is its successor "
-               "(what a move needs: docs/contributing/testing.md#material-end-of-life)")
+END_OF_LIFE = "Material for MkDocs reaches end of life on 2027-05-05; Zensical is its successor (see testing.md)"
 log = logging.getLogger("mkdocs.hooks.site_hooks")
 
 
@@ -51,8 +50,10 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
 def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     """The notebook page slimmed (guide.notebook_page); Python blocks kept out of the search index;
     highlighted code in fewer elements, the same colours (guide.code_spans); each block's line count for
-    the browser's estimate of its height (guide.code_heights)."""
+    the browser's estimate of its height (guide.code_heights); a Chinese page's line breaks inside a
+    sentence removed, so that the browser draws no space between two Chinese characters (guide.cjk_join)."""
     html = notebook_page.on_page_content(html, page, config, files)
+    html = cjk_join.on_page_content(html, page, config, files)
     html = search_boost.on_page_content(html, page, config, files)
     html = code_spans.on_page_content(html, page, config, files)
     return code_heights.on_page_content(html, page, config, files)

@@ -110,6 +110,8 @@ CHINESE_WINDOWS = {
     'OSError: [WinError 1114] 动态链接库(DLL)初始化例程失败。 Error loading "...\\torch\\lib\\c10.dll" or one of its dependencies.':
         "troubleshooting/#winerror-126-or-1114-c10dll",
     "OSError: [WinError 4551] 应用程序控制策略已阻止此文件。": "troubleshooting/#winerror-4551-smart-app-control",
+    'OSError: [WinError 193] %1 不是有效的 Win32 应用程序。 Error loading "...\\torch\\lib\\cublas64_12.dll" or one of its dependencies.':
+        "troubleshooting/#winerror-193",
 }
 CJK = re.compile(r"[\u4e00-\u9fff]")
 TEXT_BLOCK = re.compile(r"^([ \t]*)```text\n(.*?)^\1```", re.M | re.S)

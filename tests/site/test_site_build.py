@@ -138,3 +138,23 @@ def test_notebook_headings_have_the_same_descriptive_ids_in_both_editions(built_
         assert links <= set(ids[edition]), f"{edition}notebook: links to no heading: {sorted(links - set(ids[edition]))}"
     assert ids[""] == ids["zh/"] and len(ids[""]) >= 8, ids
     assert all(re.fullmatch(r"[a-z0-9-]*[a-z][a-z0-9-]*", i) and len(i) > 3 for i in ids[""]), ids[""]
+
+
+# Chinese text as the browser draws it: a line break between two CJK characters (Han or Chinese
+# punctuation) shows as a space in Chromium (docs/hooks/guide/cjk_join.py removes them at build time).
+CJK_RANGE = ("\u2e80-\u2fff\u3000-\u303f\u3040-\u30ff\u3100-\u312f\u3400-\u4dbf\u4e00-\u9fff"
+             "\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\u2018\u2019\u201c\u201d\u2014\u2026")
+CJK_BREAK = re.compile(f"[{CJK_RANGE}][ \t]*\n\\s*[{CJK_RANGE}]")
+CODE_OR_SCRIPT = re.compile(r"<(pre|code|script|style|textarea)\b.*?</\1>", re.S)
+INLINE_TAG = re.compile(r"</?(?:a|strong|em|b|i|span|abbr|sup|sub|mark|small|del|ins|u)\b[^>]*>")
+
+
+def test_chinese_pages_have_no_line_break_inside_a_sentence(built_site):
+    site, _ = built_site
+    pages = sorted((site / "zh").rglob("index.html"))
+    assert len(pages) >= 10, pages
+    found = []
+    for page in pages:
+        text = INLINE_TAG.sub("", CODE_OR_SCRIPT.sub("<code/>", page.read_text(encoding="utf-8")))
+        found += [f"{page.relative_to(site)}: {m.group(0)!r}" for m in CJK_BREAK.finditer(text)]
+    assert not found, f"{len(found)} line breaks between Chinese characters:\n" + "\n".join(found[:20])
