@@ -7,6 +7,7 @@ the priority its module gives it (guide.i18n runs after mkdocs-static-i18n's on_
 from guide import checked, code_buttons, code_heights, code_spans, gpu_pages, pins, search_boost
 from guide.i18n import on_files, on_post_build, on_startup
 from guide import notebook_page
+from guide import runs
 from guide.not_found import on_post_template
 
 __all__ = ["on_files", "on_page_content", "on_page_markdown", "on_post_build", "on_post_page", "on_post_template",
@@ -18,6 +19,7 @@ def on_page_markdown(markdown, page, config, files):
     runs first), then {{ pin.NAME }} and {{ checked.NAME }} replaced (an unknown NAME fails the build); the
     search boost."""
     markdown = gpu_pages.on_page_markdown(markdown, page, config, files)
+    markdown = runs.on_page_markdown(markdown, page, config, files)  # <!-- runs.table -->, assets/runs.json
     markdown = pins.on_page_markdown(markdown, page, config, files)
     markdown = checked.on_page_markdown(markdown, page, config, files)
     return search_boost.on_page_markdown(markdown, page, config, files)

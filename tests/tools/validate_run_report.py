@@ -35,6 +35,7 @@ RUNS = ROOT / "docs" / "hooks" / "data" / "runs"
 SCHEMA_VERSIONS = {1: RUNS / "schema-1.json"}
 MAX_EVENT = 1_000_000  # GitHub caps an issue body at 65,536 characters
 MAX_REPORT = 48_000  # bytes: a real report is about 8 KB
+FULL_TRAINING_SET = 60_000  # MNIST's and Fashion-MNIST's training images
 BACKENDS = {"DirectML", "ROCm", "XPU", "CUDA", "CPU"}
 FENCE = re.compile(r"```(?:json)?[ \t]*\r?\n(.*?)\r?\n[ \t]*```", re.DOTALL)
 
@@ -133,6 +134,9 @@ def plausibility_problems(report: dict) -> list[str]:
     epochs = timed["epochs"]
     if [e["epoch"] for e in epochs] != list(range(1, len(epochs) + 1)):
         problems.append("report.timed_run.epochs: not numbered 1, 2, ... in order")
+    if timed["train_images"] != FULL_TRAINING_SET:
+        problems.append(f"report.timed_run.train_images: {timed['train_images']}, not the full {FULL_TRAINING_SET}: "
+                        "a run on part of the set is not comparable")
     if timed["seconds_per_epoch"] != epochs[-1]["seconds"]:
         problems.append("report.timed_run.seconds_per_epoch: is not the last epoch's seconds")
     if timed["accuracy"] != epochs[-1]["accuracy"]:
