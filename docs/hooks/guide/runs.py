@@ -4,7 +4,7 @@
 report names it, its entry in gpus.yml (the vendor's status stays there, never changed by a run), the
 back-end, torch, the training check, s/epoch, accuracy, the date and where the run came from: the issue it
 was sent in (``issue-N.json``, linked when the build knows the repository) or "seeded by the maintainers"
-(``seed-*.json``). Every string from a report is HTML-escaped: markup in a report renders as text.
+(``seed-*.json``), and a link to the report itself (assets/runs/FILE, as it was sent). Every string from a report is HTML-escaped: markup in a report renders as text.
 
 The build also writes ``assets/runs.json`` (the same runs, plain values) for docs/javascripts/chooser_runs.js,
 which shows the chosen GPU's runs in the chooser. The runs are validated in full by
@@ -23,6 +23,7 @@ from guide import ROOT, gpus
 
 RUNS = ROOT / "docs" / "hooks" / "data" / "runs"
 DATA_URL = "assets/runs.json"
+REPORTS_URL = "assets/runs"  # each report as it was sent, linked from its row
 PLACEHOLDER = re.compile(r"<!-- runs\.table -->")
 ISSUE = re.compile(r"issue-([1-9][0-9]{0,8})\.json")
 SEED = re.compile(r"seed-[a-z0-9-]+\.json")
@@ -31,13 +32,13 @@ COMMAND = "python report.py --download"
 TEXT = {
     "en": {
         "head": ["GPU (as reported)", "In the GPU table", "Back-end", "torch", "OS", "Training check",
-                 "s/epoch", "Accuracy", "Date", "From"],
+                 "s/epoch", "Accuracy", "Date", "From", "Report"],
         "passed": "passed", "failed": "failed", "seeded": "seeded by the maintainers", "issue": "issue #{n}",
         "not_in_table": "not in the table", "cpu": "(a CPU run)", "none": "No run reported yet.",
     },
     "zh": {
         "head": ["显卡（报告中的名称）", "显卡表中的条目", "后端", "torch", "系统", "训练检查",
-                 "秒/轮", "准确率", "日期", "来源"],
+                 "秒/轮", "准确率", "日期", "来源", "报告"],
         "passed": "通过", "failed": "未通过", "seeded": "维护者提供的种子数据", "issue": "issue #{n}",
         "not_in_table": "不在表中", "cpu": "（CPU 运行）", "none": "还没有人报告运行结果。",
     },
@@ -88,6 +89,7 @@ def summary(run: dict, repo_url: str | None) -> dict:
         "passed": bool(check["passed"]), "reason": check.get("reason", ""),
         "seconds_per_epoch": timed["seconds_per_epoch"], "accuracy": timed["accuracy"],
         "dataset": timed["dataset"], "date": report["date"], "issue": run["issue"], "url": url,
+        "report": f"{REPORTS_URL}/{run['file']}",
     }
 
 
@@ -100,7 +102,7 @@ def cell(text, tag: str = "td") -> str:
     return f"<{tag}>{html.escape(str(text), quote=True)}</{tag}>"
 
 
-def render_table(rows: list[dict], language: str) -> str:
+def render_table(rows: list[dict], language: str, page_url: str = "runs/") -> str:
     t = TEXT[language]
     if not rows:
         return f"<p>{html.escape(t['none'])}</p>"
@@ -117,9 +119,16 @@ def render_table(rows: list[dict], language: str) -> str:
             source = cell(t["issue"].format(n=r["issue"]))
         out.append("<tr>" + cell(r["gpu"]) + cell(r["table_gpu"] or (t["cpu"] if r["backend"] == "CPU" else t["not_in_table"])) + cell(backend)
                    + cell(r["torch"]) + cell(r["os"]) + cell(check) + cell(f"{r['seconds_per_epoch']:.1f}")
-                   + cell(f"{r['accuracy']:.4f}") + cell(r["date"]) + source + "</tr>")
+                   + cell(f"{r['accuracy']:.4f}") + cell(r["date"]) + source
+                   + f'<td><a href="{html.escape(relative(r["report"], page_url), quote=True)}">JSON</a></td></tr>')
     out += ["</tbody>", "</table>"]
     return "\n".join(out)
+
+
+def relative(url: str, page_url: str) -> str:
+    from mkdocs.utils import get_relative_url
+
+    return get_relative_url(url, page_url)
 
 
 def on_page_markdown(markdown, page, config, files):  # MkDocs hook signature
@@ -131,10 +140,12 @@ def on_page_markdown(markdown, page, config, files):  # MkDocs hook signature
         if files.get_file_from_path(DATA_URL) is None:
             data = {"command": COMMAND, "runs": summaries(config.repo_url)}
             files.append(File.generated(config, DATA_URL, content=json.dumps(data, indent=1)))
+            for run in load():
+                files.append(File.generated(config, f"{REPORTS_URL}/{run['file']}", abs_src_path=str(RUNS / run["file"])))
         if not PLACEHOLDER.search(markdown):
             return markdown
         language = "zh" if page.file.src_uri.endswith(".zh.md") else "en"
-        table = render_table(summaries(config.repo_url), language)
+        table = render_table(summaries(config.repo_url), language, page.file.url)
     except (RunDataError, ValueError, KeyError, TypeError) as error:
         raise PluginError(f"docs/hooks/data/runs/: {error}") from None
     return PLACEHOLDER.sub(lambda _: table, markdown)
