@@ -385,11 +385,8 @@ def parse_args(argv):
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if args.out.is_dir() or not args.out.parent.is_dir():
-        print(
-            f"error: cannot write {args.out}: no such file name in an "
-            "existing folder",
-            file=sys.stderr,
-        )
+        problem = "a folder" if args.out.is_dir() else "in no folder"
+        print(f"error: cannot write {args.out}: {problem}", file=sys.stderr)
         return 1
     try:
         report = make_report(args)
