@@ -11,6 +11,7 @@ report below is made from it here, in the test.
 
 from __future__ import annotations
 
+import base64
 import json
 import subprocess
 import sys
@@ -224,3 +225,59 @@ def test_the_comment_and_the_proposal(tmp_path):
     assert result.returncode == 1
     assert "the report is not valid JSON" in (tmp_path / "comment.md").read_text(encoding="utf-8")
     assert not (tmp_path / "proposal" / "issue-43.json").exists()
+
+
+# --- the comment and pull-request jobs, their scripts as the workflow runs them, with a stand-in gh ---------
+
+FAKE_GH = """#!/bin/sh
+printf '%s\\n' "$*" >> "$GH_LOG"
+case "$*" in
+  "api repos/Owner/Repo --jq .default_branch") echo main ;;
+  "api repos/Owner/Repo/git/ref/heads/main --jq .object.sha") echo 0123abc ;;
+  "api repos/Owner/Repo/git/ref/heads/run-report/issue-"*) exit 1 ;;
+  "api repos/Owner/Repo/contents/"*"?ref="*) exit 1 ;;
+  "issue comment "*) cp "$5" "$GH_LOG.comment" ;;
+esac
+"""
+
+
+def run_step(job: str, env: dict, tmp_path: Path) -> tuple[subprocess.CompletedProcess, list[str]]:
+    workflow = yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))
+    (step,) = workflow["jobs"][job]["steps"]
+    assert set(step["env"]) == {"GH_TOKEN", "GH_REPO", "NUMBER", *env}  # what the test stands in for
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    (bin_dir / "gh").write_text(FAKE_GH, encoding="utf-8")
+    (bin_dir / "gh").chmod(0o755)
+    script = tmp_path / "step.sh"
+    script.write_text(step["run"], encoding="utf-8")
+    log = tmp_path / "gh.log"
+    full = {"PATH": f"{bin_dir}:/usr/bin:/bin", "RUNNER_TEMP": str(tmp_path), "GH_LOG": str(log),
+            "GH_TOKEN": "t", "GH_REPO": "Owner/Repo", **env}
+    result = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)], env=full,
+                            capture_output=True, text=True, timeout=60)
+    return result, log.read_text(encoding="utf-8").splitlines() if log.exists() else []
+
+
+def test_the_comment_job_posts_the_validators_comment(tmp_path):
+    text = "**The run report is valid.** `$(touch x)`\n"
+    result, calls = run_step("comment", {"NUMBER": "7", "COMMENT": base64.b64encode(text.encode()).decode()}, tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert calls == [f"issue comment 7 --body-file {tmp_path}/comment.md"]
+    assert (tmp_path / "gh.log.comment").read_text(encoding="utf-8") == text
+    assert not (tmp_path / "x").exists()
+
+
+def test_the_propose_job_adds_the_file_on_a_branch_and_opens_one_pull_request(tmp_path):
+    content = base64.b64encode(REAL.encode()).decode()
+    result, calls = run_step("propose", {"NUMBER": "7", "REPORT": content}, tmp_path)
+    assert result.returncode == 0, result.stderr
+    path = "docs/hooks/data/runs/issue-7.json"
+    assert calls[:3] == ["api repos/Owner/Repo --jq .default_branch",
+                         "api repos/Owner/Repo/git/ref/heads/run-report/issue-7",
+                         "api repos/Owner/Repo/git/ref/heads/main --jq .object.sha"]
+    assert "api repos/Owner/Repo/git/refs -f ref=refs/heads/run-report/issue-7 -f sha=0123abc" in calls
+    assert (f"api -X PUT repos/Owner/Repo/contents/{path} -f branch=run-report/issue-7 -f content={content} "
+            "-f message=Run report from issue #7") in calls
+    assert any(c.startswith("pr create --head run-report/issue-7 --base main --title Run report from issue #7")
+               for c in calls)
