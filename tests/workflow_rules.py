@@ -77,7 +77,11 @@ def find_tool(name: str) -> str:
 
 
 # A write scope beyond Pages and OIDC, allowed to one job of one workflow only.
-EXTRA_WRITES = {("freshness.yml", "report"): {"issues"}}
+EXTRA_WRITES = {
+    ("freshness.yml", "report"): {"issues"},
+    ("run-report.yml", "comment"): {"issues"},
+    ("run-report.yml", "propose"): {"contents", "pull-requests"},
+}
 
 
 def least_privilege_problems(workflow: dict, file_name: str = "") -> list:

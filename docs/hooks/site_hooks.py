@@ -13,6 +13,7 @@ from guide import checked, cjk_join, code_buttons, code_heights, code_spans, gpu
 from guide import i18n
 from guide.i18n import on_files, on_post_build
 from guide import notebook_page
+from guide import runs
 from guide.not_found import on_post_template
 
 if TYPE_CHECKING:  # the hooks' types, as Material's own hooks give them
@@ -42,6 +43,7 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
     runs first), then {{ pin.NAME }} and {{ checked.NAME }} replaced (an unknown NAME fails the build); the
     search boost."""
     markdown = gpu_pages.on_page_markdown(markdown, page, config, files)
+    markdown = runs.on_page_markdown(markdown, page, config, files)  # <!-- runs.table -->, assets/runs.json
     markdown = pins.on_page_markdown(markdown, page, config, files)
     markdown = checked.on_page_markdown(markdown, page, config, files)
     return search_boost.on_page_markdown(markdown, page, config, files)

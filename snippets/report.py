@@ -1,0 +1,419 @@
+"""Make one report of your run of the guide, for its "Runs on real
+hardware" page. Save it next to doctor.py, verify_training.py,
+train_mnist.py and their neighbours, then:
+
+    python report.py --download        # Fashion-MNIST into .\\data once
+    python report.py --device dml:1    # another device
+    python report.py --out D:\\my-run.json
+
+It runs the doctor, the training check (the device against the CPU) and
+two timed epochs of the tutorial's LeNet on Fashion-MNIST, on the device
+choose_device() picks, and writes run-report.json: the GPU's name as
+Windows gives it, its driver, the Windows build, the Python, torch and
+back-end versions, the doctor's findings, the training check's
+differences and result, seconds per epoch, test accuracy, the date and
+the guide's version. Your user and host names are replaced with ***.
+Read the file before you send it. It uploads nothing. Exit status: 0
+when the report is written (a failed check is in it), 1 when it cannot
+be made, 2 for a wrong command line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import hashlib
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import torch
+
+import doctor
+import verify_training as check
+from choose_device import DeviceChoiceError, choose_device, gpu_backend
+from lenet import LeNet
+from mnist_data import (
+    ArgumentParser,
+    DatasetError,
+    add_data_options,
+    load_dataset,
+    positive_int,
+)
+from train_mnist import evaluate, synchronize, train_one_epoch
+
+SCHEMA = "directml-guide-run-report"
+SCHEMA_VERSION = 1
+HERE = Path(__file__).resolve().parent
+SCRIPTS = (
+    "report.py",
+    "doctor.py",
+    "verify_training.py",
+    "train_mnist.py",
+    "choose_device.py",
+    "mnist_data.py",
+    "lenet.py",
+)
+BATCH_SIZE, LEARNING_RATE, SEED = 64, 1e-3, 0  # the tutorial's defaults
+
+
+class ReportError(RuntimeError):
+    """The report cannot be made; the message says why."""
+
+
+def say(text: str) -> None:
+    # Console-proof: a GBK or cp1252 console prints any ASCII.
+    print(text.encode("ascii", "backslashreplace").decode(), flush=True)
+
+
+# --- the machine ----------------------------------------------------------
+
+
+def backend_of(device: torch.device) -> str:
+    if device.type == "privateuseone":
+        return "DirectML"
+    if device.type == "cuda":
+        return gpu_backend()  # ROCm builds answer through torch.cuda
+    return {"xpu": "XPU", "cpu": "CPU"}.get(device.type, device.type)
+
+
+def backend_version(backend: str) -> str | None:
+    if backend == "DirectML":
+        return doctor.installed("torch-directml")
+    if backend == "ROCm":
+        return torch.version.hip
+    if backend == "CUDA":
+        return torch.version.cuda
+    if backend == "XPU":
+        return getattr(torch.version, "xpu", None)
+    return None
+
+
+def cpu_name() -> str:
+    if platform.system() == "Windows":
+        name = doctor.registry_value(
+            r"HARDWARE\DESCRIPTION\System\CentralProcessor\0",
+            "ProcessorNameString",
+        )
+        return str(name or platform.processor()).strip()
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.exists():
+        for line in cpuinfo.read_text(errors="replace").splitlines():
+            if line.startswith("model name"):
+                return line.partition(":")[2].strip()
+    return platform.processor() or "unknown CPU"
+
+
+def device_name(device: torch.device) -> str:
+    """The name the back-end gives the device (DirectML's is Windows')."""
+    index = device.index or 0
+    if device.type == "privateuseone":
+        import torch_directml
+
+        return torch_directml.device_name(index)
+    if device.type == "cuda":
+        return torch.cuda.get_device_name(index)
+    if device.type == "xpu":
+        return torch.xpu.get_device_name(index)
+    return cpu_name()
+
+
+def windows_adapters() -> list[dict]:
+    """Display adapters as Windows names them, with their drivers."""
+    if platform.system() != "Windows":
+        return []
+    adapters = []
+    for index in range(32):
+        key = rf"{doctor.DISPLAY_CLASS}\{index:04d}"
+        name = doctor.registry_value(key, "DriverDesc")
+        if name is not None:
+            driver = doctor.registry_value(key, "DriverVersion")
+            adapters.append({"name": str(name), "driver": driver})
+    return adapters
+
+
+def nvidia_driver() -> str | None:
+    """The NVIDIA driver's version, where nvidia-smi answers."""
+    command = [
+        "nvidia-smi",
+        "--query-gpu=driver_version",
+        "--format=csv,noheader",
+    ]
+    try:
+        answer = subprocess.run(
+            command, capture_output=True, text=True, timeout=30
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    lines = answer.stdout.split()
+    return lines[0] if answer.returncode == 0 and lines else None
+
+
+def gpu_of(device: torch.device, backend: str) -> dict:
+    name = device_name(device)
+    adapters = windows_adapters()
+    drivers = [a["driver"] for a in adapters if a["name"] == name]
+    if drivers:
+        driver = drivers[0]
+    else:
+        driver = nvidia_driver() if backend == "CUDA" else None
+    return {
+        "name": name,
+        "device": str(device),
+        "driver": driver,
+        "windows_adapters": adapters,
+    }
+
+
+def system_of(backend: str) -> dict:
+    on_windows = platform.system() == "Windows"
+    return {
+        "os": f"{platform.system()} {platform.release()}",
+        "windows_build": sys.getwindowsversion().build
+        if on_windows
+        else None,
+        "python": platform.python_version(),
+        "torch": torch.__version__,
+        "torchvision": doctor.installed("torchvision"),
+        "backend": backend,
+        "backend_version": backend_version(backend),
+    }
+
+
+def guide_version() -> dict:
+    """A short hash of each script, and the commit where they are in a
+    checkout of the guide itself.
+    """
+    scripts = {}
+    for name in SCRIPTS:
+        path = HERE / name
+        if path.exists():
+            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+            scripts[name] = digest[:12]
+    commit = None
+    if (HERE.parent / "docs" / "hooks" / "data" / "gpus.yml").exists():
+        try:
+            answer = subprocess.run(
+                ["git", "rev-parse", "HEAD"],
+                cwd=HERE,
+                capture_output=True,
+                text=True,
+                timeout=30,
+            )
+            if answer.returncode == 0:
+                commit = answer.stdout.strip()
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+    return {"commit": commit, "scripts": scripts}
+
+
+# --- the three runs -------------------------------------------------------
+
+
+def doctor_report() -> dict:
+    print("1/3 the doctor", flush=True)
+    findings = doctor.examine(doctor.run_probe(), dict(os.environ))
+    for finding in findings:
+        if finding.status != "ok":
+            print("   ", finding.line())
+    names = doctor.private_names(dict(os.environ))
+    return json.loads(doctor.report(findings, names))
+
+
+def training_check(device: torch.device, steps: int) -> dict:
+    print(f"2/3 the training check, {steps} steps", flush=True)
+    result = {
+        "passed": False,
+        "steps": steps,
+        "tolerance": check.TOLERANCE,
+        "loss_difference": None,
+        "weight_difference": None,
+        "bf16_difference": None,
+        "reason": "",
+    }
+    data = check.make_data()
+    try:
+        cpu = check.train(
+            check.make_model(), data, torch.device("cpu"), steps
+        )
+        run = check.train(check.make_model(), data, device, steps)
+        loss, weights = check.compare(cpu, run, str(device))
+        result.update(loss_difference=loss, weight_difference=weights)
+        if check.supports_bf16(device):
+            bf16 = check.train(
+                check.make_model(), data, device, steps, bf16=True
+            )
+            result["bf16_difference"] = check.compare_bf16(
+                cpu, bf16, str(device)
+            )
+        result["passed"] = True
+    except check.TrainingCheckError as error:
+        result["reason"] = str(error)
+    except RuntimeError as error:
+        first = (str(error).splitlines() or [repr(error)])[0]
+        result["reason"] = f"training on {device} failed: {first}"
+    say(f"    {'passed' if result['passed'] else result['reason']}")
+    return result
+
+
+def timed_run(device: torch.device, data, args) -> dict:
+    print(f"3/3 {args.epochs} timed epochs on {args.dataset}", flush=True)
+    train_x, train_y, test_x, test_y = data
+    torch.manual_seed(SEED)
+    model = LeNet().to(device)
+    optimizer = torch.optim.Adam(model.parameters(), lr=LEARNING_RATE)
+    train_x, train_y = train_x.to(device), train_y.to(device)
+    test_x, test_y = test_x.to(device), test_y.to(device)
+    epochs = []
+    for epoch in range(1, args.epochs + 1):
+        generator = torch.Generator().manual_seed(SEED * 100_000 + epoch)
+        synchronize(device, model)
+        started = time.perf_counter()
+        loss = train_one_epoch(
+            model, optimizer, train_x, train_y, BATCH_SIZE, generator
+        )
+        synchronize(device, model)
+        seconds = time.perf_counter() - started
+        accuracy = evaluate(model, test_x, test_y)
+        epochs.append(
+            {
+                "epoch": epoch,
+                "seconds": round(seconds, 3),
+                "loss": round(loss, 5),
+                "accuracy": accuracy,
+            }
+        )
+        print(
+            f"    epoch {epoch}: {seconds:.1f} s, accuracy {accuracy:.4f}"
+        )
+    return {
+        "dataset": args.dataset,
+        "train_images": len(train_x),
+        "batch_size": BATCH_SIZE,
+        "epochs": epochs,
+        # The last epoch: the first also pays for the device's warm-up.
+        "seconds_per_epoch": epochs[-1]["seconds"],
+        "accuracy": epochs[-1]["accuracy"],
+    }
+
+
+# --- the report -----------------------------------------------------------
+
+
+def redacted(value, names: list[str]):
+    """Every string in the report with the user's and host's names
+    replaced by ***, as the doctor's --json does.
+    """
+    if isinstance(value, str):
+        return doctor.redact(value, names)
+    if isinstance(value, dict):
+        return {key: redacted(item, names) for key, item in value.items()}
+    if isinstance(value, list):
+        return [redacted(item, names) for item in value]
+    return value
+
+
+def make_report(args) -> dict:
+    try:
+        device, reason = choose_device(args.device)
+        # First, so that missing data stops it before minutes of work.
+        data = load_dataset(
+            args.dataset, args.data_dir, args.download, args.limit_train
+        )
+    except (DeviceChoiceError, DatasetError) as error:
+        raise ReportError(str(error)) from None
+    say(f"device: {device}  ({reason})")
+    backend = backend_of(device)
+    report = {
+        "schema": SCHEMA,
+        "schema_version": SCHEMA_VERSION,
+        "date": datetime.datetime.now(datetime.timezone.utc)
+        .date()
+        .isoformat(),
+        "guide": guide_version(),
+        "system": system_of(backend),
+        "gpu": gpu_of(device, backend),
+        "doctor": doctor_report(),
+        "training_check": training_check(device, args.steps),
+    }
+    try:
+        report["timed_run"] = timed_run(device, data, args)
+    except RuntimeError as error:
+        first = (str(error).splitlines() or [repr(error)])[0]
+        raise ReportError(f"training on {device} failed: {first}") from None
+    return redacted(report, doctor.private_names(dict(os.environ)))
+
+
+def parse_args(argv):
+    parser = ArgumentParser(
+        description="Run the doctor, the training check and two timed "
+        "epochs, and write one report to send to the guide."
+    )
+    add_data_options(parser)
+    parser.set_defaults(dataset="fashion-mnist")
+    parser.add_argument("--device", help="as choose_device() takes it")
+    parser.add_argument(
+        "--epochs", type=positive_int, default=2, help="timed epochs (2)"
+    )
+    parser.add_argument(
+        "--steps",
+        type=positive_int,
+        default=300,
+        help="training check steps (300)",
+    )
+    # For the tests: a part of the set is quicker, and the guide's
+    # validator refuses it (not comparable with a full run).
+    parser.add_argument(
+        "--limit-train", type=positive_int, help=argparse.SUPPRESS
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=Path("run-report.json"),
+        help="where to write the report (run-report.json)",
+    )
+    args = parser.parse_args(argv)
+    if args.steps < 10:
+        parser.error(f"argument --steps: {args.steps} must be 10 or more")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    if args.out.is_dir() or not args.out.parent.is_dir():
+        problem = "a folder" if args.out.is_dir() else "in no folder"
+        print(f"error: cannot write {args.out}: {problem}", file=sys.stderr)
+        return 1
+    try:
+        report = make_report(args)
+    except ReportError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    text = json.dumps(report, indent=1, ensure_ascii=True) + "\n"
+    try:
+        args.out.write_text(text, encoding="utf-8")
+    except OSError as error:
+        print(f"error: cannot write {args.out}: {error}", file=sys.stderr)
+        return 1
+    check_result = (
+        "passed" if report["training_check"]["passed"] else ("FAILED")
+    )
+    timed = report["timed_run"]
+    say(
+        f"{report['gpu']['name']} ({report['system']['backend']}): training"
+        f" check {check_result}, {timed['seconds_per_epoch']:.1f} s/epoch,"
+        f" accuracy {timed['accuracy']:.4f}"
+    )
+    print(
+        f"report written to {args.out} (user and host names removed): "
+        "read it, then paste it into the guide's run-report issue form"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,97 @@
+"""Tests for snippets/report.py: a real run on this machine's CPU (real Fashion-MNIST, a part of it: quick) writes
+a report that the run-report validator accepts but for the part of the set, with user and host names removed;
+the training check's failure is in the report, not a crash; bad input is one line and a non-zero exit."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import validate_run_report
+from guide_harness import assert_one_line_error, load_snippet, run_snippet
+
+report = load_snippet("report")
+QUICK = ("--device", "cpu", "--epochs", "2", "--steps", "10", "--limit-train", "2000")
+
+
+@pytest.fixture(scope="module")
+def cpu_run(fashion_mnist_root, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("reader")
+    # A "host name" that the report would otherwise hold: the doctor's path of this environment's .venv.
+    result = run_snippet("report.py", "--data-dir", str(fashion_mnist_root), *QUICK, cwd=folder,
+                         COMPUTERNAME="venv", USERNAME="nobody-here")
+    return result, folder / "run-report.json"
+
+
+def test_a_cpu_run_writes_the_report(cpu_run):
+    result, path = cpu_run
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[-1].startswith("report written to run-report.json (user and host names removed)")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["schema_version"] == 1 and data["system"]["backend"] == "CPU"
+    assert data["training_check"]["passed"] is True
+    assert data["training_check"]["loss_difference"] == 0.0  # the CPU against itself
+    timed = data["timed_run"]
+    assert [e["epoch"] for e in timed["epochs"]] == [1, 2] and timed["train_images"] == 2000
+    assert timed["seconds_per_epoch"] == timed["epochs"][-1]["seconds"] > 0
+    assert 0.5 < timed["accuracy"] <= 1  # LeNet on 2,000 images of Fashion-MNIST, two epochs
+    assert f"accuracy {timed['accuracy']:.4f}" in lines[-2]
+
+
+def test_the_validator_takes_it_but_for_the_part_of_the_set(cpu_run):
+    """report.py and schema-1.json agree field by field; a partial run is refused with its one reason."""
+    _, path = cpu_run
+    _, problems, _ = validate_run_report.validate(path.read_text(encoding="utf-8"))
+    assert problems == ["report.timed_run.train_images: 2000, not the full 60000: a run on part of the set is not comparable"]
+
+
+def test_user_and_host_names_are_removed(cpu_run):
+    _, path = cpu_run
+    text = path.read_text(encoding="utf-8")
+    assert ".***" in text  # the .venv of the doctor's findings, "venv" being the host name here
+    assert "venv" not in text.lower()
+
+
+def test_a_failed_training_check_is_in_the_report(monkeypatch):
+    def drifts(cpu, run, name):
+        raise report.check.TrainingCheckError(f"training on {name} drifts away from the CPU at step 3")
+
+    monkeypatch.setattr(report.check, "compare", drifts)
+    import torch
+
+    result = report.training_check(torch.device("cpu"), 10)
+    assert result["passed"] is False and "drifts away" in result["reason"]
+
+
+def test_missing_data_is_one_line(tmp_path):
+    result = run_snippet("report.py", "--data-dir", str(tmp_path / "none"), *QUICK, cwd=tmp_path)
+    assert_one_line_error(result, "Fashion")
+    assert result.returncode == 1
+    assert not (tmp_path / "run-report.json").exists()
+
+
+def test_an_unknown_device_is_one_line(tmp_path):
+    result = run_snippet("report.py", "--device", "tpu", cwd=tmp_path)
+    assert_one_line_error(result, "unknown device 'tpu'")
+    assert result.returncode == 1
+
+
+@pytest.mark.parametrize("args", [("--steps", "5"), ("--dataset", "cifar")])
+def test_a_wrong_command_line_is_exit_2(tmp_path, args):
+    result = run_snippet("report.py", *args, cwd=tmp_path)
+    assert_one_line_error(result)
+    assert result.returncode == 2
+
+
+def test_an_unwritable_report_is_one_line(fashion_mnist_root, tmp_path):
+    result = run_snippet("report.py", "--data-dir", str(fashion_mnist_root), *QUICK, "--out", str(tmp_path),
+                         cwd=tmp_path)
+    assert_one_line_error(result, "cannot write")
+    assert result.returncode == 1
+
+
+def test_redacted_reaches_every_string():
+    value = {"a": ["C:\\Users\\Alice\\x", {"b": "ALICE-PC"}], "n": 3, "none": None}
+    assert report.redacted(value, ["ALICE-PC", "Alice"]) == {"a": ["C:\\Users\\***\\x", {"b": "***"}], "n": 3, "none": None}
