@@ -216,7 +216,10 @@ def guide_version() -> dict:
 
 def doctor_report() -> dict:
     print("1/3 the doctor", flush=True)
-    findings = doctor.examine(doctor.run_probe(), dict(os.environ))
+    child = doctor.start_probe()  # import torch while packages are read
+    findings = doctor.examine(
+        lambda: doctor.probe_result(child), dict(os.environ)
+    )
     for finding in findings:
         if finding.status != "ok":
             print("   ", finding.line())
