@@ -65,7 +65,7 @@ def test_two_entries_with_one_name_are_refused():
     ("Radeon RX 580 2048SP", "Radeon RX 580 2048SP"),
     ("AMD Radeon(TM) 780M Graphics", "AMD Radeon 780M Graphics"),
     ("AMD Radeon\u2122 780M Graphics", "AMD Radeon 780M Graphics"),
-    ("NVIDIA GeForce RTX 2080 Ti", "NVIDIA"),
+    ("NVIDIA GeForce RTX 2080 Ti", "NVIDIA GeForce RTX 20 series"),
     ("Intel(R) HD Graphics 4000", "Intel(R) HD Graphics"),  # not the AMD "...Graphics" entry: the vendor counts
 ])
 def test_names_match_loosely(typed, expected):
