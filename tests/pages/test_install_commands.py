@@ -338,7 +338,7 @@ def test_the_old_fork_is_among_the_historical_recipes():
 AMD_INDEX = re.compile(r"^https://stable\.repo\.amd\.com/rocm/whl(?:-next)?/$")
 AMD_PACKAGE = re.compile(
     r"^(?P<name>torch|torchvision|torchaudio)(?:\[device-(?P<device>gfx[0-9a-f]+|all)\])?"
-    r"==(?P<version>[\d.]+)\+rocm(?P<rocm>[\d.]+)$"
+    r"==(?P<version>[\d.]+(?:(?:a|b|rc)\d+)?)\+rocm(?P<rocm>[\d.]+)$"  # AMD's torchvision is a pre-release, 0.29.0a0
 )
 PYTORCH_INDEX = re.compile(r"^https://download\.pytorch\.org/whl/(?P<build>xpu|cu\d{3}|cpu)$")
 
