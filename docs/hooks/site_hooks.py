@@ -4,8 +4,10 @@ MkDocs puts this file's folder on sys.path while it loads it, so ``guide`` impor
 the priority its module gives it (guide.i18n runs after mkdocs-static-i18n's on_files).
 """
 
-from guide import checked, code_buttons, code_heights, code_spans, gpu_pages, pins, search_boost
-from guide.i18n import on_files, on_post_build, on_startup
+from mkdocs.plugins import event_priority
+
+from guide import checked, code_buttons, code_heights, code_spans, gpu_pages, i18n, pins, search_boost
+from guide.i18n import on_files, on_startup
 from guide import notebook_page
 from guide.not_found import on_post_template
 
@@ -36,3 +38,11 @@ def on_page_content(html, page, config, files):
 def on_post_page(output, page, config):
     """Every code block's copy button written into the page (guide.code_buttons)."""
     return code_buttons.on_post_page(output, page, config)
+
+
+@event_priority(10)  # guide.i18n's: before mkdocs-jupyter's on_post_build (0)
+def on_post_build(config):
+    """Every notebook's cached rendering kept (guide.i18n); the scripts' archive that the chooser links,
+    guide-scripts.zip (guide.gpu_pages)."""
+    i18n.on_post_build(config)
+    gpu_pages.on_post_build(config)
