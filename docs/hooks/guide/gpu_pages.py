@@ -40,7 +40,7 @@ TEXT = {
                    "unsupported": "not supported"},
         "head": ["GPU (as Windows names it)", "Vendor, family", "gfx", "Windows 11", "Windows 10", "Back-ends"],
         "decision_head": ["Your GPU", "gfx", "Windows 11", "Windows 10", "Other options"],
-        "else": "otherwise", "ask": "depends on the processor: see [below](#amd-radeontm-graphics)",
+        "else": "otherwise", "others": "the others", "sep": "; ", "colon": ": ", "paren": " ({})", "ask": "depends on the processor: see [below](#amd-radeontm-graphics)",
         "none": "—", "also": "also typed", "python": "Python", "windows": "Windows",
         "from_setup": "The commands of [Set up the environment]({link}), from that page:",
         "therock": "TheRock's install command is on its [release page]({url}) (the nightly index); "
@@ -61,7 +61,7 @@ TEXT = {
                    "maintenance": "维护模式", "unsupported": "不支持"},
         "head": ["显卡（Windows 显示的名称）", "厂商、系列", "gfx", "Windows 11", "Windows 10", "后端"],
         "decision_head": ["你的显卡", "gfx", "Windows 11", "Windows 10", "其他选择"],
-        "else": "否则", "ask": "取决于处理器：见[下文](#amd-radeontm-graphics)",
+        "else": "否则", "others": "其余", "sep": "；", "colon": "：", "paren": "（{}）", "ask": "取决于处理器：见[下文](#amd-radeontm-graphics)",
         "none": "—", "also": "也写作", "python": "Python", "windows": "Windows",
         "from_setup": "[配置环境]({link})页面上的命令，直接取自该页：",
         "therock": "TheRock 的安装命令在它的[发布页]({url})上（每夜构建索引）；本指南不测试它。先创建环境，装完再验证：",
@@ -150,8 +150,9 @@ class GpuPageError(ValueError):
 
 def _short(name: str) -> str:
     """Short names: "AMD Radeon RX 6700 XT" is "RX 6700 XT", "Intel(R) Arc(TM) B580 Graphics" is "Arc B580 Graphics"."""
-    name = re.sub(r"^(AMD Radeon(\(TM\))? |Radeon |NVIDIA GeForce |Intel\(R\) )", "", name)
-    return re.sub(r"\((TM|R)\)", "", name)
+    short = re.sub(r"^(AMD Radeon(\(TM\))? |Radeon |NVIDIA GeForce |Intel\(R\) )", "", name)
+    short = re.sub(r"\((TM|R)\)", "", short)
+    return "Intel Graphics" if short == "Graphics" else short  # "Intel(R) Graphics" keeps its vendor
 
 
 def _link(text: str, url: str) -> str:
@@ -163,16 +164,16 @@ def _path_cell(gpu, version: str, t: dict) -> str:
         return t["ask"]
     path, fallback = gpu.path[version], gpu.fallback[version]
     main = f"**{t['backend'][path]}**"
-    return main if fallback == path else f"{main}; {t['else']} {t['backend'][fallback]}"
+    return main if fallback == path else f"{main}{t['sep']}{t['else']} {t['backend'][fallback]}"
 
 
 def _support_cell(gpu, t: dict) -> str:
     parts = []
     for s in gpu.support:
         note = s.note_zh if t is TEXT["zh"] else s.note
-        parts.append(f"{t['backend'][s.backend]}: {_link(t['status'][s.status], s.source)}"
-                     + (f" ({note})" if note else ""))
-    return "; ".join(parts) or t["none"]
+        parts.append(f"{t['backend'][s.backend]}{t['colon']}{_link(t['status'][s.status], s.source)}"
+                     + (t["paren"].format(note) if note else ""))
+    return t["sep"].join(parts) or t["none"]
 
 
 def _cell(text: str) -> str:
@@ -196,12 +197,20 @@ def decision_table(language: str) -> str:
         names = ", ".join(_short(g.name) for g in members)
         gfx = ", ".join(dict.fromkeys(f"`{g.gfx}`" for g in members if g.gfx)) or t["none"]
         used = {p11, f11, p10, f10}
-        other = {}
+        other: dict[tuple, tuple] = {}
         for g in members:
             for s in g.support:
                 if s.backend not in used:
-                    other.setdefault((s.backend, s.status), s.source)
-        others = "; ".join(f"{t['backend'][b]}: {_link(t['status'][st], url)}" for (b, st), url in other.items())
+                    other.setdefault((s.backend, s.status), (s.source, []))[1].append(_short(g.name))
+        parts = []
+        for (b, st), (url, cards) in other.items():
+            # A back-end with two statuses in one row says which GPUs have which (the PRO W6800 is on AMD's
+            # list, the RX 6800 XT is not): never "on" and "not on" the list side by side, unexplained.
+            sizes = [len(v[1]) for key, v in other.items() if key[0] == b]
+            label = "" if len(sizes) == 1 else t["others"] if len(cards) == max(sizes) else ", ".join(cards)
+            parts.append(f"{t['backend'][b]}{t['colon']}{_link(t['status'][st], url)}"
+                         + (t["paren"].format(label) if label else ""))
+        others = t["sep"].join(parts)
         rows.append("| " + " | ".join(_cell(c) for c in (
             names, gfx, _path_cell(members[0], "11", t), _path_cell(members[0], "10", t), others or t["none"])) + " |")
     return "\n".join(rows)
@@ -395,12 +404,14 @@ def table(language: str) -> str:
                 key = recipes.install_key(gpu, path)
                 anchor = f"#path-rocm-{gpu.gfx}" if path == "rocm" else \
                     f"#path-cuda-{key.partition(':')[2]}" if path == "cuda" else f"#path-{path}-commands"
-                text = f"{t['windows']} {version}: " + _link(f"**{t['backend'][path]}**", anchor)
+                text = f"{t['windows']} {version}{t['colon']}" + _link(f"**{t['backend'][path]}**", anchor)
                 if fallback != path:
-                    text += f", {t['else']} {t['backend'][fallback]}"
+                    text += ("，" if language == "zh" else ", ") + f"{t['else']} {t['backend'][fallback]}"
                 parts.append(text)
             paths_text = sep.join(parts)
-        entries.append(f"- {name}: {', '.join(facts)}. {paths_text}. {t['head'][5]}: {_support_cell(gpu, t)}")
+        stop, comma = ("。", "，") if language == "zh" else (". ", ", ")
+        entries.append(f"- {name}{t['colon']}{comma.join(facts)}{stop}{paths_text}{stop}{t['head'][5]}{t['colon']}"
+                       + _support_cell(gpu, t))
     dates = sorted({s.checked for g in gpus.load() for s in g.support} | {g.gfx_checked for g in gpus.load() if g.gfx})
     span = dates[0] if dates[0] == dates[-1] else f"{dates[0]} – {dates[-1]}"
     # Out of the search index: 100 entries of GPU names, families and statuses would match every message
