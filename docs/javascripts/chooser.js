@@ -156,7 +156,9 @@
     const path = gpu.path[s.win], fallback = gpu.fallback[s.win], backend = data.backends[path];
     const p = el("p"); p.append(fill(T.path, { w: s.win }), el("strong", backend.label), T.stop);
     p.append(fallback === path ? T.same : T.fallback + data.backends[fallback].label + T.stop.trim());
-    answer.append(p, recipe(gpu, s, path));
+    answer.append(p);
+    if (s.win === "10") answer.append(sentence("p", R.win10));
+    answer.append(recipe(gpu, s, path));
     if (fallback !== path) {
       const fb = sentence("p", fill(R.fallback, { b: backend.label, f: data.backends[fallback].label, fb: fallback }));
       const range = data.backends[fallback].python;

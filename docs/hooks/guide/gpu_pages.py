@@ -111,6 +111,7 @@ RECIPE_TEXT = {
         "ps": "PowerShell", "cmd": "cmd", "copy": "Copy", "copied": "Copied",
         "nojs": "With JavaScript off, find your GPU in [Every GPU](#every-gpu) (Ctrl+F), then its path's commands below.",
         "for_gfx": "For {gfx}: {cards}", "for_cuda": "For compute capability {archs}",
+        "win10": "Windows 10 has been out of support since October 14, 2025: [what that means here](#windows-10).",
     },
     "zh": {
         "steps": "你的步骤", "jump": "你的命令，按顺序：",
@@ -137,6 +138,7 @@ RECIPE_TEXT = {
         "ps": "PowerShell", "cmd": "cmd", "copy": "复制", "copied": "已复制",
         "nojs": "关掉 JavaScript 时：在[全部显卡](#every-gpu)里找到你的显卡（Ctrl+F），再看下面对应路线的命令。",
         "for_gfx": "{gfx}：{cards}", "for_cuda": "计算能力 {archs}",
+        "win10": "Windows 10 自 2025 年 10 月 14 日起停止支持：[这对你意味着什么](#windows-10)。",
     },
 }
 
