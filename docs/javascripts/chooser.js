@@ -5,7 +5,9 @@
 // vendor_index.yml (docs/hooks/guide/gpu_pages.py, guide/recipes.py: the same rules, which
 // tests/guide/test_recipes.py checks over every GPU, and tests/site/test_readers.py checks here).
 // The state lives in the URL (?gpu=NAME&win=11&py=3.12), so an answer can be shared.
-// The answer holds an empty <div id="chooser-runs">: the readers' reported runs of that GPU go there (another script).
+// The answer holds an empty <div id="chooser-runs">: the readers' reported runs of that GPU go there (another
+// script). It is made anew at each answer, after which #chooser-answer fires "chooser:answer" (detail: gpu,
+// win, py, path) for that script to fill it.
 (() => {
   const form = document.getElementById("chooser");
   const answer = document.getElementById("chooser-answer");
@@ -181,6 +183,8 @@
     // Every later page opens its back-end tabs on this reader's (docs/javascripts/backend_tabs.js).
     select(path);
     showPaths(fallback !== path ? [fallback] : []);
+    // The hook for the readers' reported runs: #chooser-runs is new at each answer; this event says which.
+    answer.dispatchEvent(new CustomEvent("chooser:answer", { bubbles: true, detail: { gpu: gpu.name, win: s.win, py: s.py, path } }));
   }
 
   const url = new URLSearchParams(location.search);
