@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 
 from guide import checked, cjk_join, code_buttons, code_heights, code_spans, gpu_pages, pins, search_boost
 from guide import i18n
-from guide.i18n import on_files, on_post_build
+from guide.i18n import on_files
+from mkdocs.plugins import event_priority
 from guide import notebook_page
 from guide import runs
 from guide.not_found import on_post_template
@@ -64,3 +65,11 @@ def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -
 def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
     """Every code block's copy button written into the page (guide.code_buttons)."""
     return code_buttons.on_post_page(output, page, config)
+
+
+@event_priority(10)  # guide.i18n's: before mkdocs-jupyter's on_post_build (0)
+def on_post_build(config):
+    """Every notebook's cached rendering kept (guide.i18n); the scripts' archive that the chooser links,
+    guide-scripts.zip (guide.gpu_pages)."""
+    i18n.on_post_build(config)
+    gpu_pages.on_post_build(config)

@@ -4,7 +4,7 @@
 //    it), in the page's language: English, or Chinese on the Chinese edition (<html lang="zh">). The
 //    code blocks' button bars are named in the built page (docs/hooks/guide/code_buttons.py).
 // 2. A link to a heading lands on it. extra.css lets the browser skip code blocks and the chooser's
-//    table of every GPU while they are off screen (content-visibility: auto), so it places a heading
+//    list of every GPU (each entry) while they are off screen (content-visibility: auto), so it places a heading
 //    below them from estimated heights; once the blocks above render, the heading moves (8,000 px on
 //    the training page). The blocks above the link's target are laid out before scrolling to it; the
 //    blocks below it stay skipped.
@@ -36,7 +36,7 @@
   function land() {
     var heading = target();
     if (!heading) return;
-    document.querySelectorAll(".md-typeset div.highlight, .md-typeset .gpu-table").forEach(function (block) {
+    document.querySelectorAll(".md-typeset div.highlight, .md-typeset .gpu-table li").forEach(function (block) {
       if (block.compareDocumentPosition(heading) & Node.DOCUMENT_POSITION_FOLLOWING) {
         block.style.contentVisibility = "visible";
       }

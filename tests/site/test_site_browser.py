@@ -83,8 +83,8 @@ def test_every_copy_button_copies_its_block(site, context):
     checked = included = 0
     for url in _pages(site_dir):
         if url == "404" or url.rstrip("/").endswith("choose"):
-            # The chooser's blocks are the set-up page's, placed and shown by its script for the answer;
-            # tests/site/test_chooser.py checks that what it shows equals the set-up page's commands.
+            # The chooser's blocks are built for each reader by its script (guide/recipes.py);
+            # tests/site/test_readers.py checks what it shows and its copy buttons.
             continue
         expected = expected_blocks(url)
         page.goto(base + url)

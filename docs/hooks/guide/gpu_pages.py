@@ -20,10 +20,10 @@ from __future__ import annotations
 import html
 import json
 import re
-import textwrap
+import zipfile
 from pathlib import Path
 
-from guide import DOCS, gpus
+from guide import ROOT, gpus, pins, recipes
 
 PLACEHOLDER = re.compile(r"\{\{\s*gpus\.([a-z_]+)(?:\s+([\w.-]+))?\s*\}\}")
 PATH_ORDER = ("rocm", "xpu", "directml", "therock", "cuda", "cpu")
@@ -36,10 +36,11 @@ TEXT = {
         "status": {"supported": "on the vendor's list", "prototype": "Prototype (PyTorch's label)",
                    "nightly": "nightly builds", "build-only": "Build Passing only",
                    "unlisted": "not on the vendor's list", "maintenance": "maintenance mode",
+                   "same-target": "not on the vendor's list by name; the vendor builds for its gfx target",
                    "unsupported": "not supported"},
         "head": ["GPU (as Windows names it)", "Vendor, family", "gfx", "Windows 11", "Windows 10", "Back-ends"],
         "decision_head": ["Your GPU", "gfx", "Windows 11", "Windows 10", "Other options"],
-        "else": "otherwise", "ask": "depends on the processor: see [below](#amd-radeontm-graphics)",
+        "else": "otherwise", "others": "the others", "sep": "; ", "colon": ": ", "paren": " ({})", "ask": "depends on the processor: see [below](#amd-radeontm-graphics)",
         "none": "—", "also": "also typed", "python": "Python", "windows": "Windows",
         "from_setup": "The commands of [Set up the environment]({link}), from that page:",
         "therock": "TheRock's install command is on its [release page]({url}) (the nightly index); "
@@ -56,10 +57,11 @@ TEXT = {
                     "cpu": "CPU"},
         "status": {"supported": "在厂商列表中", "prototype": "Prototype（PyTorch 的标注）",
                    "nightly": "每夜构建", "build-only": "仅 Build Passing", "unlisted": "不在厂商列表中",
+                   "same-target": "不在厂商列表中（按名称），但厂商为它的 gfx 目标提供构建",
                    "maintenance": "维护模式", "unsupported": "不支持"},
         "head": ["显卡（Windows 显示的名称）", "厂商、系列", "gfx", "Windows 11", "Windows 10", "后端"],
         "decision_head": ["你的显卡", "gfx", "Windows 11", "Windows 10", "其他选择"],
-        "else": "否则", "ask": "取决于处理器：见[下文](#amd-radeontm-graphics)",
+        "else": "否则", "others": "其余", "sep": "；", "colon": "：", "paren": "（{}）", "ask": "取决于处理器：见[下文](#amd-radeontm-graphics)",
         "none": "—", "also": "也写作", "python": "Python", "windows": "Windows",
         "from_setup": "[配置环境]({link})页面上的命令，直接取自该页：",
         "therock": "TheRock 的安装命令在它的[发布页]({url})上（每夜构建索引）；本指南不测试它。先创建环境，装完再验证：",
@@ -70,70 +72,79 @@ TEXT = {
                "py_any": "还没装", "placeholder": "例如 AMD Radeon RX 6700 XT"},
     },
 }
-PYTHONS = ("3.10", "3.11", "3.12", "3.13", "3.14")
 SETUP_ANCHOR = {"directml": "setup.md#2-create-the-environment-and-install-torch-directml"}
 OTHER_BACKENDS = "setup.md#other-back-ends-amd-rocm-intel-xpu-nvidia-cuda-cpu"
-# The set-up page's back-end tabs, labelled alike in both editions: Material links tabs by label, and
-# docs/javascripts/backend_tabs.js (window.guideSelectBackend) stores these labels.
-SETUP_TAB = {"rocm": "ROCm", "xpu": "XPU", "cuda": "CUDA", "cpu": "CPU", "directml": "DirectML"}
-FENCE = re.compile(r"^(`{3,})(\w+)[^\n]*\n.*?^\1[ \t]*$", re.M | re.S)
+# The labels of the linked content tabs on the later pages (docs/javascripts/backend_tabs.js).
+TAB_LABEL = {"directml": "DirectML", "rocm": "ROCm", "xpu": "XPU", "cuda": "CUDA", "cpu": "CPU", "therock": "ROCm"}
+# Each path's group of the troubleshooting page.
+TROUBLE = {"directml": "troubleshooting.md#installation", "cpu": "troubleshooting.md#installation",
+           "rocm": "troubleshooting.md#amd-rocm-and-intel-xpu-on-windows",
+           "therock": "troubleshooting.md#amd-rocm-and-intel-xpu-on-windows",
+           "xpu": "troubleshooting.md#xpu-not-available", "cuda": "troubleshooting.md#torch-not-compiled-with-cuda"}
+SCRIPTS_ZIP = "guide-scripts.zip"  # at the site's root, built with the site (on_post_build)
+SCRIPTS = ("doctor.py", "verify_directml.py", "choose_device.py", "verify_training.py", "mnist_data.py", "lenet.py",
+           "train_mnist.py")
+
+
+RECIPE_TEXT = {
+    "en": {
+        "steps": "Your recipe", "jump": "Your commands, in order:",
+        "driver": "Install the current {driver}", "min_none": "the vendor's page names no minimum version",
+        "min": "{min} or newer for this build",
+        "python_own": "Create the environment with your Python {p}",
+        "python_other": "{b} needs Python {a} – {z}; yours is {p}: install {v} beside it ([how]({how})), then create the environment with it",
+        "python_none": "Install Python {v} ([how]({how})), then create the environment with it",
+        "policy": "PowerShell says running scripts is disabled? [The one-line fix]({policy}).",
+        "install": "Install PyTorch for this GPU", "install_rocm": "AMD's wheels for {gfx}",
+        "install_cuda": {"cu130": "the CUDA 13.0 build (Turing and newer)",
+                         "cu126": "the CUDA 12.6 build: the last with kernels for Maxwell, Pascal and Volta (PyTorch 2.14)"},
+        "unsettled": {"amd-rocm": "AMD's two stored revisions of its command file disagree on torchvision (0.29 or 0.29.0a0); this is the 0.29.0a0 one, which AMD's other notes list.",
+                      "pytorch-xpu": "PyTorch pins no version here: pip takes the newest on its XPU index.",
+                      "pytorch-cuda": "PyTorch pins no version here: pip takes the newest on that CUDA index."},
+        "mirror": "", "no_mirror": "",
+        "scripts": "Get the scripts: [{zip}]({zip_href}) (every script of this guide, built with this site); unpack it into the project folder, or save them one by one ([set-up, step 5]({step5})).",
+        "checks": "Run the doctor, the training check, then train:", "doctor": "the doctor",
+        "training_check": "the training check", "training": "training",
+        "trouble": "Something failed? [Troubleshooting: {b}]({href})",
+        "fallback": "If {b} fails: {f} ([its commands](#path-{fb}-commands)).",
+        "setup": "Every step in detail: [Set up the environment]({href}).",
+        "ps": "PowerShell", "cmd": "cmd", "copy": "Copy", "copied": "Copied",
+        "nojs": "With JavaScript off, find your GPU in [Every GPU](#every-gpu) (Ctrl+F), then its path's commands below.",
+        "for_gfx": "For {gfx}: {cards}", "for_cuda": "For compute capability {archs}",
+        "win10": "Windows 10 has been out of support since October 14, 2025: [what that means here](#windows-10).",
+    },
+    "zh": {
+        "steps": "你的步骤", "jump": "你的命令，按顺序：",
+        "driver": "安装最新的{driver}", "min_none": "厂商页面没有写最低版本",
+        "min": "这个构建需要 {min} 或更新",
+        "python_own": "用你的 Python {p} 创建环境",
+        "python_other": "{b} 需要 Python {a} – {z}；你的是 {p}：另装一个 {v} 与之并存（[怎么装]({how})），再用它创建环境",
+        "python_none": "安装 Python {v}（[怎么装]({how})），再用它创建环境",
+        "policy": "PowerShell 提示禁止运行脚本？[一行命令解决]({policy})。",
+        "install": "为这块显卡安装 PyTorch", "install_rocm": "AMD 为 {gfx} 提供的 wheel",
+        "install_cuda": {"cu130": "CUDA 13.0 构建（Turing 及更新）",
+                         "cu126": "CUDA 12.6 构建：最后一个带 Maxwell、Pascal、Volta 内核的构建（PyTorch 2.14）"},
+        "unsettled": {"amd-rocm": "AMD 命令文件的两个存档版本对 torchvision 写法不一（0.29 或 0.29.0a0）；这里用 0.29.0a0，AMD 的其他说明也列这个版本。",
+                      "pytorch-xpu": "PyTorch 这里不锁定版本：pip 取其 XPU 索引上的最新版。",
+                      "pytorch-cuda": "PyTorch 这里不锁定版本：pip 取该 CUDA 索引上的最新版。"},
+        "mirror": "国内网络：同一条命令走清华 PyPI 镜像（[换源说明]({china})）：",
+        "no_mirror": "这个索引不在 PyPI 上，本指南没有核对过它的国内镜像；下载超时请看[国内网络]({china})。",
+        "scripts": "获取脚本：[{zip}]({zip_href})（本指南的全部脚本，随本站一起生成）；解压到项目文件夹，或者逐个保存（[配置环境第 5 步]({step5})）。",
+        "checks": "依次运行诊断脚本、训练检查，然后训练：", "doctor": "诊断脚本",
+        "training_check": "训练检查", "training": "训练",
+        "trouble": "出错了？[故障排除：{b}]({href})",
+        "fallback": "{b} 不行时：{f}（[它的命令](#path-{fb}-commands)）。",
+        "setup": "每一步的详细说明：[配置环境]({href})。",
+        "ps": "PowerShell", "cmd": "cmd", "copy": "复制", "copied": "已复制",
+        "nojs": "关掉 JavaScript 时：在[全部显卡](#every-gpu)里找到你的显卡（Ctrl+F），再看下面对应路线的命令。",
+        "for_gfx": "{gfx}：{cards}", "for_cuda": "计算能力 {archs}",
+        "win10": "Windows 10 自 2025 年 10 月 14 日起停止支持：[这对你意味着什么](#windows-10)。",
+    },
+}
 
 
 class GpuPageError(ValueError):
     pass
-
-
-# ------------------------------------------------------------------------ the set-up page's commands
-
-
-def _section(text: str, heading_start: str) -> str:
-    lines = text.splitlines()
-    start = next((i for i, line in enumerate(lines) if line.startswith(heading_start)), None)
-    if start is None:
-        raise GpuPageError(f"setup page: no heading starting {heading_start!r}")
-    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
-    return "\n".join(lines[start + 1:end])
-
-
-def _tab(text: str, title: str, indent: str = "") -> str:
-    """The body of the content tab ``=== "title"`` at ``indent``, de-indented.
-
-    An edition may translate a tab's title (guide.i18n.TAB_TITLES): the translated title counts too.
-    """
-    from guide.i18n import TAB_TITLES
-
-    lines = text.splitlines()
-    titles = [title] + [names[title] for names in TAB_TITLES.values() if title in names]
-    openers = {f'{indent}=== "{name}"' for name in titles}
-    start = next((i for i, line in enumerate(lines) if line.rstrip() in openers), None)
-    if start is None:
-        raise GpuPageError(f"setup page: no tab {title!r}")
-    body = []
-    for line in lines[start + 1:]:
-        if line.strip() and not line.startswith(indent + "    "):
-            break
-        body.append(line)
-    return textwrap.dedent("\n".join(body))
-
-
-def _fences(text: str) -> list[str]:
-    return [m.group(0) for m in FENCE.finditer(text) if m.group(2) in {"powershell", "bat"}]
-
-
-def setup_commands(setup: Path) -> dict[str, list[str]]:
-    """Path -> the set-up page's fences for it (install, then verify and train), as the page has them."""
-    text = setup.read_text(encoding="utf-8")
-    other = _section(text, "## Other back-ends") if "## Other back-ends" in text else _section(text, "## 其他后端")
-    venv = _tab(_section(text, "## 2. "), "venv")
-    commands = {b: _fences(_tab(other, title)) for b, title in SETUP_TAB.items() if b != "directml"}
-    commands["directml"] = (_fences(_tab(venv, "PowerShell")) + _fences(_tab(venv, "cmd"))
-                            + _fences(_tab(other, SETUP_TAB["directml"])))
-    rocm = commands["rocm"]
-    commands["therock"] = [rocm[0], rocm[-1]]  # the environment, then verify and train
-    for backend, fences in commands.items():
-        if not fences:
-            raise GpuPageError(f"{setup.name}: no commands found for {backend}")
-    return commands
 
 
 # ------------------------------------------------------------------------------------- rendering
@@ -141,8 +152,9 @@ def setup_commands(setup: Path) -> dict[str, list[str]]:
 
 def _short(name: str) -> str:
     """Short names: "AMD Radeon RX 6700 XT" is "RX 6700 XT", "Intel(R) Arc(TM) B580 Graphics" is "Arc B580 Graphics"."""
-    name = re.sub(r"^(AMD Radeon(\(TM\))? |Radeon |NVIDIA GeForce |Intel\(R\) )", "", name)
-    return re.sub(r"\((TM|R)\)", "", name)
+    short = re.sub(r"^(AMD Radeon(\(TM\))? |Radeon |NVIDIA GeForce |Intel\(R\) )", "", name)
+    short = re.sub(r"\((TM|R)\)", "", short)
+    return "Intel Graphics" if short == "Graphics" else short  # "Intel(R) Graphics" keeps its vendor
 
 
 def _link(text: str, url: str) -> str:
@@ -154,42 +166,20 @@ def _path_cell(gpu, version: str, t: dict) -> str:
         return t["ask"]
     path, fallback = gpu.path[version], gpu.fallback[version]
     main = f"**{t['backend'][path]}**"
-    return main if fallback == path else f"{main}; {t['else']} {t['backend'][fallback]}"
+    return main if fallback == path else f"{main}{t['sep']}{t['else']} {t['backend'][fallback]}"
 
 
 def _support_cell(gpu, t: dict) -> str:
     parts = []
     for s in gpu.support:
         note = s.note_zh if t is TEXT["zh"] else s.note
-        parts.append(f"{t['backend'][s.backend]}: {_link(t['status'][s.status], s.source)}"
-                     + (f" ({note})" if note else ""))
-    return "; ".join(parts) or t["none"]
+        parts.append(f"{t['backend'][s.backend]}{t['colon']}{_link(t['status'][s.status], s.source)}"
+                     + (t["paren"].format(note) if note else ""))
+    return t["sep"].join(parts) or t["none"]
 
 
 def _cell(text: str) -> str:
     return text.replace("|", "\\|")
-
-
-def table(language: str) -> str:
-    t = TEXT[language]
-    rows = ["| " + " | ".join(t["head"]) + " |", "|" + " --- |" * len(t["head"])]
-    for gpu in gpus.load():
-        name = f"{gpu.name}" + (f" ({t['also']}: {', '.join(gpu.aliases)})" if gpu.aliases else "")
-        gfx = _link(f"`{gpu.gfx}`", gpu.gfx_source) if gpu.gfx else t["none"]
-        rows.append("| " + " | ".join(_cell(c) for c in (
-            name, f"{gpu.vendor.upper() if gpu.vendor in ('amd',) else gpu.vendor.capitalize()}, {gpu.family}",
-            gfx, _path_cell(gpu, "11", t), _path_cell(gpu, "10", t), _support_cell(gpu, t))) + " |")
-    dates = sorted({s.checked for g in gpus.load() for s in g.support} | {g.gfx_checked for g in gpus.load() if g.gfx})
-    span = dates[0] if dates[0] == dates[-1] else f"{dates[0]} – {dates[-1]}"
-    # Out of the search index: 95 rows of GPU names, families and statuses would match every message
-    # that names a GPU ("integrated graphics") ahead of the section that answers it. The chooser's
-    # form searches the table; the site search finds the page by its prose. Class gpu-table: the browser
-    # lays it out only when it comes near the screen (extra.css; its 2,000 elements cost the page 200-400 ms
-    # of blocking time on Lighthouse's phone, 90-96 -> 98-99; docs/javascripts/a11y.js lays it out before
-    # a link lands on a heading below it).
-    table_md = "\n".join(rows)
-    return (t["checked"].format(dates=span) + '\n\n<div class="gpu-table" data-search-exclude markdown>\n\n'
-            + table_md + "\n\n</div>")
 
 
 def _groups():
@@ -209,12 +199,20 @@ def decision_table(language: str) -> str:
         names = ", ".join(_short(g.name) for g in members)
         gfx = ", ".join(dict.fromkeys(f"`{g.gfx}`" for g in members if g.gfx)) or t["none"]
         used = {p11, f11, p10, f10}
-        other = {}
+        other: dict[tuple, tuple] = {}
         for g in members:
             for s in g.support:
                 if s.backend not in used:
-                    other.setdefault((s.backend, s.status), s.source)
-        others = "; ".join(f"{t['backend'][b]}: {_link(t['status'][st], url)}" for (b, st), url in other.items())
+                    other.setdefault((s.backend, s.status), (s.source, []))[1].append(_short(g.name))
+        parts = []
+        for (b, st), (url, cards) in other.items():
+            # A back-end with two statuses in one row says which GPUs have which (the PRO W6800 is on AMD's
+            # list, the RX 6800 XT is not): never "on" and "not on" the list side by side, unexplained.
+            sizes = [len(v[1]) for key, v in other.items() if key[0] == b]
+            label = "" if len(sizes) == 1 else t["others"] if len(cards) == max(sizes) else ", ".join(cards)
+            parts.append(f"{t['backend'][b]}{t['colon']}{_link(t['status'][st], url)}"
+                         + (t["paren"].format(label) if label else ""))
+        others = t["sep"].join(parts)
         rows.append("| " + " | ".join(_cell(c) for c in (
             names, gfx, _path_cell(members[0], "11", t), _path_cell(members[0], "10", t), others or t["none"])) + " |")
     return "\n".join(rows)
@@ -266,51 +264,208 @@ def backend_gpus(language: str, backend: str) -> str:
     return "; ".join(lines) + " ([" + ("每块显卡" if language == "zh" else "each GPU") + "](choose.md#every-gpu))"
 
 
+def _href(target: str) -> str:
+    """A page link as the chooser's script writes it from choose/: "setup.md#x" is "../setup/#x"."""
+    page, _, anchor = target.partition("#")
+    return "../" + page.removesuffix(".md") + "/" + (f"#{anchor}" if anchor else "")
+
+
+def _zip_href(language: str) -> str:
+    """The scripts' archive at the site's root, from choose/ (English) or zh/choose/."""
+    return ("../../" if language == "zh" else "../") + SCRIPTS_ZIP
+
+
+def _python_anchor() -> str:
+    return "setup.md#1-install-python-" + pins.load_pins()["python"].replace(".", "")
+
+
+def _links() -> dict:
+    return {"how": _python_anchor(), "policy": SETUP_ANCHOR["directml"], "step5": "setup.md#5-get-the-scripts",
+            "china": "setup.md#china-network", "doctor": "verification.md#start-with-the-doctor",
+            "training_check": "verification.md#check-training-too", "training": "mnist-training.md",
+            "setup": OTHER_BACKENDS}
+
+
+def _driver(vendor: str, build: str | None = None) -> dict:
+    driver = recipes.vendor_index()["drivers"]["microsoft" if vendor in {"qualcomm", "microsoft"} else vendor]
+    minimum = driver["minimum"]
+    return {"label": driver["label"], "url": driver["url"],
+            "min": minimum.get(build) if isinstance(minimum, dict) else minimum, "source": driver["source"]}
+
+
+def _install_what(key: str, language: str) -> str:
+    r = RECIPE_TEXT[language]
+    backend, _, arg = key.partition(":")
+    if backend == "rocm":
+        return r["install_rocm"].format(gfx=arg)
+    if backend == "cuda":
+        return r["install_cuda"][arg]
+    return ""
+
+
+def _unsettled_name(key: str) -> str | None:
+    return {"rocm": "amd-rocm", "xpu": "pytorch-xpu", "cuda": "pytorch-cuda"}.get(key.partition(":")[0])
+
+
+def _fence(code: str, title: str = "", language: str = "powershell") -> str:
+    return f'```{language}' + (f' title="{title}"' if title else "") + f"\n{code}\n```"
+
+
+def _installs_of(backend: str) -> dict[str, list]:
+    """Each install key of a back-end, with the GPUs that get it (the ROCm one per gfx target)."""
+    found: dict[str, list] = {}
+    for gpu in gpus.load():
+        if gpu.ambiguous or backend not in {*gpu.path.values(), *gpu.fallback.values()}:
+            continue
+        found.setdefault(recipes.install_key(gpu, backend), []).append(gpu)
+    return dict(sorted(found.items()))
+
+
 def paths(language: str) -> str:
-    t = TEXT[language]
-    setup = DOCS / ("setup.zh.md" if language == "zh" else "setup.md")
-    commands = setup_commands(setup)
+    """One section per path, for the reader without JavaScript and for the answer's fallback: its driver, its
+    environment, its install commands (the ROCm one for each gfx target, the CUDA one for each build), the
+    scripts and the checks. Built from the same data as the chooser's answer (guide/recipes.py)."""
+    t, r = TEXT[language], RECIPE_TEXT[language]
+    links = _links()
     out = []
     for backend in PATH_ORDER:
+        installs = _installs_of(backend)
+        if not installs and backend != "cpu":
+            continue  # TheRock: no GPU of the table has it as its path or fallback
         python = gpus.BACKENDS[backend]["python"]
         source, checked = gpus.BACKEND_SOURCES[backend]
         facts = f"{t['windows']} {' / '.join(gpus.BACKENDS[backend]['windows'])}"
         if python:
             facts += f" · {t['python']} {python[0]} – {python[1]}"
         facts += " (" + _link(("核对于 " if language == "zh" else "checked ") + checked, source) + ")"
-        intro = (t["therock"].format(url="https://github.com/ROCm/TheRock/blob/main/RELEASES.md")
-                 if backend == "therock" else
-                 t["from_setup"].format(link=SETUP_ANCHOR.get(backend, OTHER_BACKENDS)))
-        body = "\n\n".join(commands[backend])
+        vendors = dict.fromkeys(g.vendor for gs in installs.values() for g in gs)
+        drivers = "; ".join(_link(_driver(v)["label"], _driver(v)["url"]) for v in vendors) or \
+            _link(_driver("microsoft")["label"], _driver("microsoft")["url"])
+        guide_python = recipes.python_for(backend, None)[0]
+        venv = recipes.venv_commands(guide_python)
+        stop, colon = ("。", "：") if language == "zh" else (".", ":")
+        body = [f"{t['cpu_note']}" if backend == "cpu" else "",
+                f"**1.** {r['driver'].format(driver=drivers)}{stop}",
+                f"**2.** {r['python_none'].format(v=guide_python, how=links['how'])}{colon}",
+                _fence(venv["powershell"], r["ps"]), _fence(venv["cmd"], r["cmd"], "bat"),
+                r["policy"].format(policy=links["policy"]),
+                f"**3.** {r['install']}{colon}"]
+        if not installs:
+            installs = {"cpu": []}
+        for key, members in installs.items():
+            backend_key, _, arg = key.partition(":")
+            if backend_key == "rocm":
+                cards = " / ".join(_short(g.name) for g in members)
+                body.append(r["for_gfx"].format(gfx=f"**`{arg}`**", cards=cards) + f"\n{{: #path-rocm-{arg} }}")
+            elif backend_key == "cuda":
+                archs = ", ".join(recipes.vendor_index()["published"]["pytorch-cuda"]["architectures"][arg])
+                body.append(f"**{arg}**: {r['install_cuda'][arg]}. " + r["for_cuda"].format(archs=archs)
+                            + f".\n{{: #path-cuda-{arg} }}")
+            body.append(_fence(recipes.install_command(key)))
+            mirror = recipes.mirror_command(key)
+            if language == "zh":
+                body.append(r["mirror"].format(china=links["china"]) + "\n\n" + _fence(mirror) if mirror
+                            else r["no_mirror"].format(china=links["china"]))
+        note = _unsettled_name(next(iter(installs)))
+        if note:
+            body.append(r["unsettled"][note])
+        scripts = r["scripts"].replace("[{zip}]({zip_href})", f'<a href="{_zip_href(language)}">{SCRIPTS_ZIP}</a>')
+        body.append("**4.** " + scripts.format(step5=links["step5"]))
+        body.append("**5.** " + r["checks"])
+        body.append(_fence("\n".join(recipes.CHECKS)))
+        body.append(f"[{r['doctor']}]({links['doctor']}) · [{r['training_check']}]({links['training_check']}) · "
+                    f"[{r['training']}]({links['training']}) · "
+                    + r["trouble"].format(b=t["backend"][backend], href=TROUBLE[backend]))
         out.append(f'<div class="chooser-path" id="path-{backend}" data-path="{backend}" markdown>\n\n'
                    f"### {t['backend'][backend]} {{#path-{backend}-commands}}\n\n{facts}\n\n"
-                   + (f"{t['cpu_note']} " if backend == "cpu" else "") + f"{intro}\n\n{body}\n\n</div>")
+                   + "\n\n".join(b for b in body if b) + "\n\n</div>")
     return "\n\n".join(out)
 
 
-def chooser_data(language: str) -> dict:
+def table(language: str) -> str:
+    """Every GPU, one entry each: what the chooser answers, for the reader without JavaScript. A list, not a
+    table of six columns: on a phone each entry wraps to the screen, and the browser's find reaches it."""
     t = TEXT[language]
+    sep = "；" if language == "zh" else "; "
     entries = []
     for gpu in gpus.load():
+        name = f"**{gpu.name}**" + (f" ({t['also']}: {', '.join(gpu.aliases)})" if gpu.aliases else "")
+        facts = [f"{gpu.vendor.upper() if gpu.vendor == 'amd' else gpu.vendor.capitalize()}, {gpu.family}"]
+        if gpu.gfx:
+            facts.append(_link(f"`{gpu.gfx}`", gpu.gfx_source))
+        if gpu.cuda_cc:
+            facts.append(_link(f"compute {gpu.cuda_cc}", gpu.cuda_cc_source))
+        if gpu.ambiguous:
+            where = "#amd-radeontm-graphics" if gpu.vendor == "amd" else "#path-cuda-commands"
+            paths_text = (gpu.question_zh if language == "zh" else gpu.question) + " " + " / ".join(
+                f"{c.label_zh if language == 'zh' else c.label}: {c.gpu}" for c in gpu.choices) + f" ([→]({where}))"
+        else:
+            parts = []
+            for version in ("11", "10"):
+                path, fallback = gpu.path[version], gpu.fallback[version]
+                key = recipes.install_key(gpu, path)
+                anchor = f"#path-rocm-{gpu.gfx}" if path == "rocm" else \
+                    f"#path-cuda-{key.partition(':')[2]}" if path == "cuda" else f"#path-{path}-commands"
+                text = f"{t['windows']} {version}{t['colon']}" + _link(f"**{t['backend'][path]}**", anchor)
+                if fallback != path:
+                    text += ("，" if language == "zh" else ", ") + f"{t['else']} {t['backend'][fallback]}"
+                parts.append(text)
+            paths_text = sep.join(parts)
+        stop, comma = ("。", "，") if language == "zh" else (". ", ", ")
+        entries.append(f"- {name}{t['colon']}{comma.join(facts)}{stop}{paths_text}{stop}{t['head'][5]}{t['colon']}"
+                       + _support_cell(gpu, t))
+    dates = sorted({s.checked for g in gpus.load() for s in g.support} | {g.gfx_checked for g in gpus.load() if g.gfx})
+    span = dates[0] if dates[0] == dates[-1] else f"{dates[0]} – {dates[-1]}"
+    # Out of the search index: 100 entries of GPU names, families and statuses would match every message
+    # that names a GPU ahead of the section that answers it. Class gpu-table: laid out only near the screen.
+    return (t["checked"].format(dates=span) + '\n\n<div class="gpu-table" data-search-exclude markdown>\n\n'
+            + "\n".join(entries) + "\n\n</div>")
+
+
+def chooser_data(language: str) -> dict:
+    t, r = TEXT[language], RECIPE_TEXT[language]
+    entries, installs = [], {}
+    for gpu in gpus.load():
+        keys = {}
+        if not gpu.ambiguous:
+            for backend in {*gpu.path.values(), *gpu.fallback.values()}:
+                key = keys[backend] = recipes.install_key(gpu, backend)
+                if key not in installs:
+                    name = _unsettled_name(key)
+                    build = key.partition(":")[2] if key.startswith("cuda:") else None
+                    installs[key] = {"cmd": recipes.install_command(key), "mirror": recipes.mirror_command(key),
+                                     "what": _install_what(key, language),
+                                     "note": r["unsettled"][name] if name else "", "build": build}
         entries.append({
             "name": gpu.name, "keys": gpu.keys(), "vendor": gpu.vendor, "family": gpu.family, "gfx": gpu.gfx,
-            "path": gpu.path, "fallback": gpu.fallback,
+            "path": gpu.path, "fallback": gpu.fallback, "install": keys,
             "support": [[s.backend, t["status"][s.status], s.source, s.note_zh if language == "zh" else s.note]
                         for s in gpu.support],
+            "question": gpu.question_zh if language == "zh" else gpu.question,
             "choices": [[c.label_zh if language == "zh" else c.label, c.gpu] for c in gpu.choices],
         })
-    return {"gpus": entries, "backends": {b: {"label": t["backend"][b], "python": v["python"],
-                                              "windows": list(v["windows"])} for b, v in gpus.BACKENDS.items()}}
+    drivers = {v: _driver(v) for v in recipes.vendor_index()["drivers"]}
+    for build in ("cu130", "cu126"):
+        drivers[f"nvidia:{build}"] = _driver("nvidia", build)
+    links = {k: _href(v) for k, v in _links().items()}
+    links["zip"] = _zip_href(language)
+    links["trouble"] = {b: _href(v) for b, v in TROUBLE.items()}
+    return {"gpus": entries, "installs": installs, "drivers": drivers, "links": links, "text": r,
+            "checks": list(recipes.CHECKS), "guide_python": pins.load_pins()["python"], "tabs": TAB_LABEL,
+            "backends": {b: {"label": t["backend"][b], "python": v["python"], "windows": list(v["windows"])}
+                         for b, v in gpus.BACKENDS.items()}}
 
 
 def chooser(language: str, script_url: str) -> str:
     ui = TEXT[language]["ui"]
-    options = "".join(f'<option value="{p}">{p}</option>' for p in PYTHONS)
+    options = "".join(f'<option value="{p}">{p}</option>' for p in recipes.PYTHONS)
     names = "".join(f'<option value="{html.escape(g.name)}"></option>' for g in gpus.load())
     data = json.dumps(chooser_data(language), ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    nojs = RECIPE_TEXT[language]["nojs"].replace("[Every GPU](#every-gpu)", '<a href="#every-gpu">Every GPU</a>') \
+        .replace("[全部显卡](#every-gpu)", '<a href="#every-gpu">全部显卡</a>')
     return (
         # Visible from the first paint (no layout shift when the script starts); hidden only without JavaScript.
-        '<noscript><style>#chooser{display:none}</style></noscript>'
+        f'<noscript><style>#chooser{{display:none}}</style><p class="chooser-nojs">{nojs}</p></noscript>'
         '<form class="chooser" id="chooser">'
         f'<p><label for="chooser-gpu">{ui["gpu"]}</label>'
         f'<input id="chooser-gpu" name="gpu" list="chooser-names" autocomplete="off" spellcheck="false" '
@@ -322,10 +477,28 @@ def chooser(language: str, script_url: str) -> str:
         f'<p><label for="chooser-py">{ui["py"]}</label> <select id="chooser-py" name="py">'
         f'<option value="">{ui["py_any"]}</option>{options}</select></p>'
         '</form>'
+        # The answer; inside it, the script leaves <div id="chooser-runs"></div> for the readers' reported
+        # runs of that GPU (another script fills it).
         '<div class="chooser-answer" id="chooser-answer" aria-live="polite"></div>'
         f'<script type="application/json" id="chooser-data">{data}</script>'
         f'<script src="{script_url}" defer></script>'
     )
+
+
+def build_scripts_zip(site_dir: Path) -> Path:
+    """guide-scripts.zip at the site's root: the scripts a reader saves, from snippets/, dated for a
+    reproducible file. Each script is standalone (choose_device.py beside those that import it)."""
+    target = site_dir / SCRIPTS_ZIP
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name in SCRIPTS:
+            info = zipfile.ZipInfo(f"dml-guide/{name}", date_time=(2026, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, (ROOT / "snippets" / name).read_bytes())
+    return target
+
+
+def on_post_build(config):  # MkDocs hook signature
+    build_scripts_zip(Path(config["site_dir"]))
 
 
 def choices(language: str) -> str:

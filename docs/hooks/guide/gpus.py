@@ -19,14 +19,14 @@ from guide import ROOT
 DATA = ROOT / "docs" / "hooks" / "data" / "gpus.yml"
 
 # The back-ends a GPU can have on Windows: the Windows versions each runs on, the Pythons it has
-# wheels for (None: whatever the current PyTorch release has), and the set-up page's tab for it.
+# wheels for (PyTorch's own: "Latest PyTorch requires Python 3.10 or later", and 3.14 wheels; None: not said).
 BACKENDS = {
     "directml": {"windows": ("10", "11"), "python": ("3.8", "3.12")},
     "rocm": {"windows": ("11",), "python": ("3.11", "3.14")},
     "therock": {"windows": ("11",), "python": None},
-    "xpu": {"windows": ("11",), "python": None},
-    "cuda": {"windows": ("10", "11"), "python": None},
-    "cpu": {"windows": ("10", "11"), "python": None},
+    "xpu": {"windows": ("11",), "python": ("3.10", "3.14")},
+    "cuda": {"windows": ("10", "11"), "python": ("3.10", "3.14")},
+    "cpu": {"windows": ("10", "11"), "python": ("3.10", "3.14")},
 }
 # Where each back-end fact above comes from, and when it was checked there.
 BACKEND_SOURCES = {
@@ -40,15 +40,18 @@ BACKEND_SOURCES = {
 }
 # supported: on the vendor's list; prototype: the vendor's own label; nightly: development builds only;
 # build-only: TheRock's "Build Passing" and no more; unlisted: the same chip, but not on the vendor's list;
-# maintenance: torch-directml (maintenance mode); unsupported: does not run.
-STATUSES = ("supported", "prototype", "nightly", "build-only", "unlisted", "maintenance", "unsupported")
-USABLE = {"supported", "prototype", "nightly", "maintenance"}  # a status a recommended path may have
+# maintenance: torch-directml (maintenance mode); unsupported: does not run; same-target: not on the vendor's
+# list by name, but the vendor ships a build for its gfx target (the note says which listed GPU shares it).
+STATUSES = ("supported", "prototype", "nightly", "build-only", "same-target", "unlisted", "maintenance",
+            "unsupported")
+USABLE = {"supported", "prototype", "nightly", "maintenance", "same-target"}  # a status a recommended path may have
 VENDORS = ("amd", "intel", "nvidia", "qualcomm", "microsoft")
 KINDS = ("dedicated", "integrated", "software")
 WINDOWS = ("11", "10")
 
 GPU_KEYS = {"name", "aliases", "vendor", "family", "kind", "group", "gfx", "gfx_source", "gfx_checked",
-            "support", "path", "fallback", "choices"}
+            "cuda_cc", "cuda_cc_source", "support", "path", "fallback", "choices", "question", "question_zh"}
+CUDA_CC = re.compile(r"^[0-9]{1,2}\.[0-9]$")  # an NVIDIA compute capability, "8.6"
 REQUIRED = {"name", "vendor", "family", "kind", "group", "support", "path", "fallback"}
 SUPPORT_KEYS = {"backend", "status", "note", "note_zh", "source", "checked"}
 CHOICE_KEYS = {"label", "label_zh", "gpu"}
@@ -99,6 +102,10 @@ class Gpu:
     gfx_source: str | None = None
     gfx_checked: str | None = None
     choices: tuple[Choice, ...] = field(default_factory=tuple)
+    cuda_cc: str | None = None
+    cuda_cc_source: str | None = None
+    question: str = ""
+    question_zh: str = ""
 
     @property
     def ambiguous(self) -> bool:
@@ -201,6 +208,15 @@ def _gpu(entry, where: str) -> Gpu:
     elif entry["vendor"] == "amd" and not entry.get("choices") and entry.get("support"):
         if any(s.get("backend") in {"rocm", "therock"} for s in entry["support"]):
             raise GpuDataError(f"{where}: an AMD GPU with a ROCm back-end needs its gfx target")
+    cc = entry.get("cuda_cc")
+    if cc is not None and (not CUDA_CC.match(str(cc)) or "cuda_cc_source" not in entry):
+        raise GpuDataError(f"{where}: cuda_cc {cc!r} must be a compute capability such as \"8.6\", with its cuda_cc_source")
+    if cc is not None:
+        _url(entry["cuda_cc_source"], where)
+    if cc is None and any(s.get("backend") == "cuda" for s in entry.get("support") or []):
+        raise GpuDataError(f"{where}: a GPU with a CUDA back-end needs its cuda_cc (compute capability)")
+    if entry.get("choices") and not (entry.get("question") and entry.get("question_zh")):
+        raise GpuDataError(f"{where}: a name with choices needs its question (question and question_zh)")
     support = tuple(_support(s, f"{where} support {i}") for i, s in enumerate(entry["support"] or [], 1))
     if len({s.backend for s in support}) != len(support):
         raise GpuDataError(f"{where}: a back-end is listed twice")
@@ -223,7 +239,9 @@ def _gpu(entry, where: str) -> Gpu:
     return Gpu(name=entry["name"], vendor=entry["vendor"], family=str(entry["family"]), kind=entry["kind"],
                group=str(entry["group"]), support=support, path=path, fallback=fallback,
                aliases=tuple(entry.get("aliases") or ()), gfx=gfx, gfx_source=entry.get("gfx_source"),
-               gfx_checked=_date(entry["gfx_checked"], where) if gfx else None, choices=tuple(choices))
+               gfx_checked=_date(entry["gfx_checked"], where) if gfx else None, choices=tuple(choices),
+               cuda_cc=str(cc) if cc is not None else None, cuda_cc_source=entry.get("cuda_cc_source"),
+               question=entry.get("question", ""), question_zh=entry.get("question_zh", ""))
 
 
 def parse(text: str, file: str = "gpus.yml") -> list[Gpu]:

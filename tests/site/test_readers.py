@@ -1,0 +1,129 @@
+"""The five readers of the review (../shared/reviews/2026-12-five-readers.md), and others, through the chooser.
+
+Each reader opens the chooser with their GPU's name, Windows and Python, at 1280 and 390 px, in both editions.
+Each time: the first command to run is within one screen of the answer's top; every command shown is the one
+guide/recipes.py builds for that reader; and what the reader needs is typed here, not read from the data
+(py -3.13 for a 3.13 reader on ROCm, gfx1103 in both brackets for the 780M, a CUDA build with Pascal
+kernels for a GTX 1080), so a wrong row or a wrong rule fails here too.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlencode
+
+import pytest
+
+from browser_support import skip_module_without_browser
+from guide import gpus, recipes
+
+skip_module_without_browser()
+
+AMD_DRIVER = "https://www.amd.com/en/support/download/drivers.html"
+INTEL_DRIVER = "https://www.intel.com/content/www/us/en/download/785597/intel-arc-iris-xe-graphics-windows.html"
+NVIDIA_DRIVER = "https://www.nvidia.com/en-us/drivers/"
+
+# (reader, name as typed, Windows, Python, tab label, what the commands must say, the driver page)
+READERS = [
+    ("r1 RX 7900 XTX, Python 3.13", "AMD Radeon RX 7900 XTX", "11", "3.13", "ROCm",
+     ["py -3.13 -m venv .venv", '"torch[device-gfx1100]==2.14.0+rocm10.1.0"',
+      '"torchvision[device-gfx1100]==0.29.0a0+rocm10.1.0"'], AMD_DRIVER),
+    ("r2a Arc A770", "Intel(R) Arc(TM) A770 Graphics", "11", "3.12", "XPU",
+     ["py -3.12 -m venv .venv", "--index-url https://download.pytorch.org/whl/xpu"], INTEL_DRIVER),
+    ("r2b Core Ultra 155H", "Intel(R) Arc(TM) Graphics", "11", "3.12", "XPU",
+     ["--index-url https://download.pytorch.org/whl/xpu"], INTEL_DRIVER),
+    ("r3 RX 580, Windows 10", "Radeon RX 580 Series", "10", "3.12", "DirectML",
+     ["py -3.12 -m venv .venv", "python -m pip install torch-directml"], AMD_DRIVER),
+    ("r4 Ryzen 7840U, 780M", "AMD Radeon(TM) 780M", "11", "3.12", "ROCm",
+     ['"torch[device-gfx1103]==', '"torchvision[device-gfx1103]=='], AMD_DRIVER),
+    ("r5 RX 6700 XT, China", "AMD Radeon RX 6700 XT", "11", "3.12", "DirectML",
+     ["python -m pip install torch-directml"], AMD_DRIVER),
+    ("GTX 1080, Pascal", "NVIDIA GeForce GTX 1080", "11", "3.12", "CUDA",
+     ["--index-url https://download.pytorch.org/whl/cu126"], NVIDIA_DRIVER),
+    ("RX 7900 XTX, Windows 10, Python 3.13", "AMD Radeon RX 7900 XTX", "10", "3.13", "DirectML",
+     ["py -3.12 -m venv .venv", "python -m pip install torch-directml"], AMD_DRIVER),
+    ("Arc B390, no Python yet", "Intel(R) Arc(TM) B390 GPU", "11", "", "XPU",
+     ["py -3.12 -m venv .venv"], INTEL_DRIVER),
+]
+VIEWPORTS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+# Stands in for docs/javascripts/backend_tabs.js (the chapters' script): records the label it is given.
+RECORD_TAB = ("window.__tabs = []; window.guideSelectBackend = (label) => window.__tabs.push(label);"
+              "window.__answers = []; document.addEventListener('chooser:answer', (e) => window.__answers.push(e.detail));")
+
+
+def expected_commands(name: str, win: str, py: str, zh: bool) -> list[str]:
+    gpu = gpus.match(name)[0]
+    made = recipes.recipe(gpu, win, py or None)
+    mirror = [made.mirror] if zh and made.mirror else []
+    return [made.venv["powershell"], made.venv["cmd"], made.install, *mirror, "\n".join(made.checks)]
+
+
+@pytest.fixture(scope="module", params=[(v, e) for v in VIEWPORTS for e in ("", "zh/")],
+                ids=lambda p: f"{p[0]}-{p[1].strip('/') or 'en'}")
+def reader_page(request, site, browser):
+    viewport, edition = request.param
+    phone = viewport == "phone"
+    context = browser.new_context(viewport=VIEWPORTS[viewport], is_mobile=phone, has_touch=phone,
+                                  permissions=["clipboard-read", "clipboard-write"])
+    context.add_init_script(RECORD_TAB)
+    page = context.new_page()
+    yield page, site[1] + edition, VIEWPORTS[viewport]["height"], bool(edition)
+    context.close()
+
+
+@pytest.mark.parametrize("reader, name, win, py, tab, needs, driver", READERS, ids=[r[0] for r in READERS])
+def test_each_reader_gets_their_own_recipe_at_the_answer(reader_page, reader, name, win, py, tab, needs, driver):
+    page, base, height, zh = reader_page
+    page.goto(base + "choose/?" + urlencode({k: v for k, v in {"gpu": name, "win": win, "py": py}.items() if v}))
+    recipe = page.locator("#chooser-recipe")
+    recipe.wait_for()
+    shown = recipe.locator(".chooser-code pre > code").evaluate_all("els => els.map(e => e.textContent)")
+    # Every command, in order, is the one built for this GPU, Windows and Python
+    assert shown == expected_commands(name, win, py, zh), reader
+    joined = "\n".join(shown)
+    for need in needs:
+        assert need in joined, f"{reader}: {need!r} not in the commands shown"
+    if "[device-" in joined:  # both brackets name the GPU's own target
+        assert len(set(re.findall(r"\[device-(\w+)\]", joined))) == 1
+    # The first command to run is within one screen of the answer's top
+    top = page.locator("#chooser-answer").evaluate("e => e.getBoundingClientRect().top + window.scrollY")
+    first = recipe.locator(".chooser-code").first.evaluate("e => e.getBoundingClientRect().top + window.scrollY")
+    assert 0 < first - top < height, f"{reader}: the first command is {first - top:.0f} px below the answer"
+    # ... and wraps to the screen: the gfx target of a long pip line is not off to the right
+    install = recipe.locator(".chooser-code pre").nth(2)
+    assert install.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), f"{reader}: the install line scrolls"
+    # The driver's page, the scripts, the checks and the troubleshooting group are linked, in that order
+    links = recipe.locator("a").evaluate_all("els => els.map(a => a.getAttribute('href'))")
+    assert links[0] == driver
+    assert any(h.endswith("guide-scripts.zip") for h in links)
+    for target in ("verification/#start-with-the-doctor", "verification/#check-training-too", "mnist-training/",
+                   "troubleshooting/#"):
+        assert any(target in h for h in links), f"{reader}: no link to {target}"
+    # Later pages open on this reader's tab; the runs of readers have their place in the answer
+    assert page.evaluate("window.__tabs.at(-1)") == tab
+    assert page.locator("#chooser-answer #chooser-runs").count() == 1
+    assert page.evaluate("window.__answers.at(-1)") == {"gpu": gpus.match(name)[0].name, "win": win, "py": py,
+                                                         "path": gpus.match(name)[0].path[win]}
+    # A Windows 10 reader learns, at the answer, that it is out of support (it was 28,000 px down the page)
+    assert page.locator("#chooser-answer a[href='#windows-10']").count() == (win == "10")
+    if zh and "torch-directml" in joined:  # the Chinese edition: the mirror form at the install step
+        assert "-i https://mirrors.tuna.tsinghua.edu.cn/pypi/web/simple" in joined
+
+
+def test_the_copy_button_copies_the_command(reader_page):
+    page, base, _, _ = reader_page
+    page.goto(base + "choose/?gpu=AMD+Radeon(TM)+780M&win=11&py=3.12")
+    page.locator("#chooser-recipe .chooser-code button").nth(2).click()
+    assert "[device-gfx1103]" in page.evaluate("navigator.clipboard.readText()")
+
+
+def test_the_scripts_archive_is_there(site):
+    import io
+    import urllib.request
+    import zipfile
+
+    site_dir, base = site
+    with urllib.request.urlopen(base + "guide-scripts.zip") as response:
+        names = zipfile.ZipFile(io.BytesIO(response.read())).namelist()
+    assert {f"dml-guide/{n}" for n in ("doctor.py", "verify_training.py", "train_mnist.py", "choose_device.py",
+                                       "mnist_data.py", "lenet.py", "verify_directml.py")} <= set(names)

@@ -1,0 +1,102 @@
+"""The "Runs on real hardware" page and the chooser's runs, in the browser, both editions.
+
+The runs page shows the seeded runs (docs/hooks/data/runs/), axe finds nothing, and a phone (375 px) reads it
+without the page scrolling sideways. A report whose strings hold markup renders them as text: the hook's table
+(guide/runs.py) in the browser, and chooser_runs.js with a report served in place of assets/runs.json (the test's
+browser only: the site never shows it). The chooser leaves an empty #chooser-runs in its answer; where the
+chooser of this checkout does not yet, the test adds that element to the answer as the chooser would.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from browser_support import axe_violations, open_built, skip_module_without_browser
+from guide import runs
+
+skip_module_without_browser()
+
+PHONE = {"width": 375, "height": 800}
+EDITIONS = {"en": ("", "seeded by the maintainers", "No run reported yet."),
+            "zh": ("zh/", "维护者提供的种子数据", "还没有人报告运行结果。")}
+ATTACK = '<img src=x onerror="window.hacked=1"><script>window.hacked=2</script>'
+REAL = Path(__file__).resolve().parents[1] / "repo" / "run_reports" / "report.json"
+
+
+def seeded() -> list[dict]:
+    return [r for r in runs.summaries() if r["issue"] is None]
+
+
+@pytest.mark.parametrize("edition", list(EDITIONS))
+def test_the_runs_page_shows_the_seeded_runs(site, browser, edition):
+    _, base = site
+    prefix, label, _ = EDITIONS[edition]
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    open_built(page, base + prefix + "runs/")
+    rows = page.locator("article table tbody tr").evaluate_all("rs => rs.map(r => r.innerText)")
+    assert seeded(), "no seeded run in docs/hooks/data/runs/"
+    for run in seeded():
+        assert any(run["gpu"] in row and label in row and f"{run['seconds_per_epoch']:.1f}" in row for row in rows), rows
+    width = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert width[0] <= width[1], f"the runs page is {width[0]} px wide on a {width[1]} px phone"
+    assert page.locator("article .md-typeset__scrollwrap table").count() == 1  # the table scrolls, not the page
+    assert axe_violations(page, prefix + "runs/") == []
+    context.close()
+
+
+def test_markup_in_a_report_renders_as_text_on_the_runs_page(tmp_path, site, browser):
+    report = json.loads(REAL.read_text(encoding="utf-8"))
+    report["gpu"]["name"] = ATTACK
+    (tmp_path / "issue-9.json").write_text(json.dumps(report), encoding="utf-8")
+    table = runs.render_table(runs.summaries("https://github.com/o/r", tmp_path), "en")
+    _, base = site
+    page = browser.new_page()
+    page.goto(base + "runs/")
+    page.evaluate("html => { document.querySelector('article table').outerHTML = html }", table)
+    assert page.locator("article table tbody td").first.inner_text() == ATTACK
+    assert page.evaluate("document.querySelectorAll('article table img, article table script').length") == 0
+    assert page.evaluate("window.hacked") is None
+    page.close()
+
+
+def open_answer(page, base: str, prefix: str, gpu: str) -> None:
+    open_built(page, f"{base}{prefix}choose/?gpu={gpu}&win=11")
+    page.wait_for_selector("#chooser-answer p strong")
+    page.evaluate("""() => { const a = document.getElementById('chooser-answer');
+      if (!document.getElementById('chooser-runs')) { const d = document.createElement('div'); d.id = 'chooser-runs'; a.append(d); } }""")
+
+
+@pytest.mark.parametrize("edition", list(EDITIONS))
+def test_the_chooser_says_no_run_yet_with_the_one_command(site, browser, edition):
+    _, base = site
+    prefix, _, none = EDITIONS[edition]
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    open_answer(page, base, prefix, "AMD Radeon RX 7900 XTX")
+    box = page.locator("#chooser-runs")
+    box.locator("code").wait_for()
+    text = box.inner_text()
+    assert none in text and "python report.py --download" in text
+    assert box.locator("a").get_attribute("href").endswith(prefix + "runs/")
+    assert axe_violations(page, prefix + "choose/") == []
+    context.close()
+
+
+def test_the_chooser_shows_the_runs_of_the_chosen_gpu_as_text(site, browser):
+    _, base = site
+    served = {"command": runs.COMMAND, "runs": [dict(seeded()[0], gpu=ATTACK, table_gpu="AMD Radeon RX 7900 XTX",
+                                                      keys=["7900xtx"], backend="DirectML", issue=9,
+                                                      url="https://github.com/o/r/issues/9")]}
+    page = browser.new_page()
+    page.route("**/assets/runs.json", lambda route: route.fulfill(json=served))
+    open_answer(page, base, "", "7900 XTX")
+    box = page.locator("#chooser-runs")
+    box.locator("li").wait_for()
+    assert ATTACK in box.locator("li").inner_text() and "issue #9" in box.inner_text()
+    assert page.evaluate("document.querySelectorAll('#chooser-runs img, #chooser-runs script').length") == 0
+    assert page.evaluate("window.hacked") is None
+    page.close()
