@@ -105,8 +105,6 @@ TO_MOVE = {
     "tests/repo/test_runner_hook.py": 1,
     "tests/tools/readme_commands.py": 1,
     "tests/guide/test_gpus.py": 1,
-    "tests/site/test_search_chinese.py": 1,
-    "tests/site/test_site_browser.py": 1,
     "tests/pages/test_install_commands.py": 1,
     "tests/pages/test_site_shell_harness.py": 1,
     "tests/pages/test_i18n.py": 1,
