@@ -33,6 +33,7 @@ import pytest
 
 from guide.directives import directives, without_edition_content
 from guide.i18n import TAB_TITLES
+from guide.page import Page
 from guide_harness import (
     DOCS,
     INCLUDE_LINE,
@@ -51,7 +52,6 @@ CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 PIN = re.compile(r"\{\{\s*pin\.([A-Za-z0-9_.-]+)\s*\}\}")
 PYTEST_MARKER = re.compile(r"<!--\s*(pytest[^>]*?)\s*-->")  # pytest-codeblocks' own syntax
 TAB = re.compile(r'^[ \t]*===\+? "([^"]+)"', re.M)
-FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)$")
 URL = re.compile(r"https?://\S+")
 LINK_URL = re.compile(r"\]\((https?://[^)\s]+)\)")  # the address of a Markdown link
 # Words that stay English in Chinese text: names of products, tools, formats and people.
@@ -175,21 +175,10 @@ def commands_of(body: str) -> list[str]:
 
 
 def fences(text: str, where: str) -> list[tuple[str, str, bool]]:
-    """(language, dedented body, marked as translated) of every fenced block, in order."""
-    translated = {d.fence_line for d in directives(text, where) if d.options.get("i18n") == "translated"}
-    lines = text.splitlines()
-    found, index = [], 0
-    while index < len(lines):
-        match = FENCE_OPEN.match(lines[index])
-        if not match:
-            index += 1
-            continue
-        indent, fence = match["indent"], match["fence"]
-        end = next((i for i in range(index + 1, len(lines)) if lines[i].strip() == fence), len(lines))
-        body = textwrap.dedent("\n".join(line[len(indent):] for line in lines[index + 1 : end]))
-        found.append(((match["info"].split() or [""])[0].lstrip("{."), body, index + 1 in translated))
-        index = end + 1
-    return found
+    """(language, dedented body, marked as translated) of every fenced block, in order (guide.page)."""
+    page = Page.parse(text, where, with_directives=True)
+    return [(f.language, textwrap.dedent(f.body.removesuffix("\n")), f.directives.get("i18n") == "translated")
+            for f in page.fences]
 
 
 def markers(text: str, where: str) -> list:
