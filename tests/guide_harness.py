@@ -11,7 +11,6 @@ import os
 import re
 import subprocess
 import sys
-import textwrap
 import types
 from pathlib import Path
 
@@ -26,7 +25,7 @@ from guide.blocks import (
     site_blocks,
 )
 from guide.config import expand, load_mkdocs_yml, mkdocs_config, snippets_config
-from guide.directives import PageError, directives
+from guide.directives import PageError
 from guide.pages import INCLUDE_LINE, english_pages, included_files, language_of, page_source, pages, translation_of
 
 __all__ = [  # the page side, re-exported for the tests
@@ -126,25 +125,3 @@ def assert_one_line_error(result: subprocess.CompletedProcess, *needles: str) ->
     for needle in needles:
         assert needle in lines[0], f"{needle!r} not in {lines[0]!r}"
     return lines[0]
-
-
-# A page's fenced blocks, as the Chinese edition's parity test and the copy-button test read them.
-FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)$")
-
-
-def fences(text: str, where: str) -> list[tuple[str, str, bool]]:
-    """(language, dedented body, marked as translated) of every fenced block, in order."""
-    translated = {d.fence_line for d in directives(text, where) if d.options.get("i18n") == "translated"}
-    lines = text.splitlines()
-    found, index = [], 0
-    while index < len(lines):
-        match = FENCE_OPEN.match(lines[index])
-        if not match:
-            index += 1
-            continue
-        indent, fence = match["indent"], match["fence"]
-        end = next((i for i in range(index + 1, len(lines)) if lines[i].strip() == fence), len(lines))
-        body = textwrap.dedent("\n".join(line[len(indent):] for line in lines[index + 1 : end]))
-        found.append(((match["info"].split() or [""])[0].lstrip("{."), body, index + 1 in translated))
-        index = end + 1
-    return found

@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from guide import checked, cjk_join, code_buttons, code_heights, code_spans, gpu_pages, pins, search_boost
+from guide import cjk_join, code_buttons, code_heights, code_spans, gpu_pages, macros, search_boost
 from guide import i18n
 from guide.i18n import on_files
 from mkdocs.plugins import event_priority
@@ -40,13 +40,10 @@ def on_startup(command: str, dirty: bool) -> None:
 
 
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-    """{{ gpus.NAME }} rendered from the one table of GPUs (it may bring the set-up page's commands, so it
-    runs first), then {{ pin.NAME }} and {{ checked.NAME }} replaced (an unknown NAME fails the build); the
-    search boost."""
-    markdown = gpu_pages.on_page_markdown(markdown, page, config, files)
+    """Every {{ pin.X }}, {{ checked.X }} and {{ gpus.X ARG }} replaced through one grammar (guide.macros; an
+    unknown namespace or name fails the build with the page and line); the search boost."""
+    markdown = macros.on_page_markdown(markdown, page, config, files)
     markdown = runs.on_page_markdown(markdown, page, config, files)  # <!-- runs.table -->, assets/runs.json
-    markdown = pins.on_page_markdown(markdown, page, config, files)
-    markdown = checked.on_page_markdown(markdown, page, config, files)
     return search_boost.on_page_markdown(markdown, page, config, files)
 
 

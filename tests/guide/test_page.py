@@ -105,11 +105,8 @@ TO_MOVE = {
     "tests/repo/test_runner_hook.py": 1,
     "tests/tools/readme_commands.py": 1,
     "tests/guide/test_gpus.py": 1,
-    "tests/site/test_search_chinese.py": 1,
-    "tests/site/test_site_browser.py": 1,
     "tests/pages/test_install_commands.py": 1,
     "tests/pages/test_site_shell_harness.py": 1,
-    "tests/pages/test_i18n.py": 1,
 }
 RE_CALLS = {"compile", "search", "match", "fullmatch", "findall", "finditer", "sub", "subn", "split"}
 THIS_RULE = ROOT / "tests/guide/test_page.py"  # FENCE_TEXT below finds fence regexes, reads no fence

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import re
+import textwrap
 from collections import Counter
 from html.parser import HTMLParser
 from pathlib import Path, PurePosixPath
@@ -32,12 +33,12 @@ import pytest
 
 from guide.directives import directives, without_edition_content
 from guide.i18n import TAB_TITLES
+from guide.page import Page
 from guide_harness import (
     DOCS,
     INCLUDE_LINE,
     ROOT,
     english_pages,
-    fences,
     language_of,
     mkdocs_config,
     page_source,
@@ -171,6 +172,13 @@ SHELL_FENCES = {"powershell", "pwsh", "ps1", "bat", "cmd"}
 def commands_of(body: str) -> list[str]:
     """A shell block's lines less its comments (a blank line stays, so the shapes still line up)."""
     return [line for line in body.splitlines() if not SHELL_COMMENT.match(line)]
+
+
+def fences(text: str, where: str) -> list[tuple[str, str, bool]]:
+    """(language, dedented body, marked as translated) of every fenced block, in order (guide.page)."""
+    page = Page.parse(text, where, with_directives=True)
+    return [(f.language, textwrap.dedent(f.body.removesuffix("\n")), f.directives.get("i18n") == "translated")
+            for f in page.fences]
 
 
 def markers(text: str, where: str) -> list:

@@ -14,6 +14,7 @@ import re
 import pytest
 
 from browser_support import first_section, search, skip_module_without_browser
+from guide.page import Page
 from guide_harness import DOCS, page_source
 
 skip_module_without_browser()
@@ -114,13 +115,12 @@ CHINESE_WINDOWS = {
         "troubleshooting/#winerror-193",
 }
 CJK = re.compile(r"[\u4e00-\u9fff]")
-TEXT_BLOCK = re.compile(r"^([ \t]*)```text\n(.*?)^\1```", re.M | re.S)
 
 
 def _quoted_chinese_lines(page) -> list[str]:
     """The lines with Han characters in a page's text blocks: the Chinese wordings it quotes."""
-    return [line.strip() for match in TEXT_BLOCK.finditer(page_source(page))
-            for line in match.group(2).splitlines() if CJK.search(line)]
+    return [line.strip() for fence in Page.parse(page_source(page), page.name).blocks("text")
+            for line in fence.body.splitlines() if CJK.search(line)]
 
 
 @pytest.mark.parametrize("name", ["setup.md", "troubleshooting.md"])

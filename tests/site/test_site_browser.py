@@ -13,13 +13,13 @@ import textwrap
 
 import pytest
 
+from guide.page import Page
 from guide_harness import DOCS, ROOT, page_source
 from browser_support import axe_violations, first_section, open_built, search, skip_module_without_browser
 from site_server import page_urls
 
 skip_module_without_browser()
 
-FENCE = re.compile(r"^([ \t]*)(`{3,}|~{3,})[^\n]*\n(.*?)^\1\2[ \t]*$", re.M | re.S)
 INCLUDE = re.compile(r"""^-+8<-+\s+["']?([^"':\s]+)(?::(\w+))?["']?\s*$""")
 MARKER = re.compile(r"^\s*# --8<-- \[(start|end):(\w+)\]\s*$")
 
@@ -63,8 +63,8 @@ def expected_blocks(url: str) -> list[tuple[str, str | None]]:
 
     raw = page_source(page)
     expanded = expand(raw)
-    raw_blocks = [textwrap.dedent(m.group(3)) for m in FENCE.finditer(raw)]
-    shown = [textwrap.dedent(m.group(3)) for m in FENCE.finditer(expanded)]
+    raw_blocks = [textwrap.dedent(f.body) for f in Page.parse(raw, page.name).fences]
+    shown = [textwrap.dedent(f.body) for f in Page.parse(expanded, page.name).fences]
     assert len(raw_blocks) == len(shown), f"{page.name}: an include changed the number of code blocks"
     result = []
     for body, text in zip(raw_blocks, shown):
@@ -83,8 +83,8 @@ def test_every_copy_button_copies_its_block(site, context):
     checked = included = 0
     for url in _pages(site_dir):
         if url == "404" or url.rstrip("/").endswith("choose"):
-            # The chooser's blocks are built for each reader by its script (guide/recipes.py);
-            # tests/site/test_readers.py checks what it shows and its copy buttons.
+            # The chooser's blocks are the set-up page's, placed and shown by its script for the answer;
+            # tests/site/test_chooser.py checks that what it shows equals the set-up page's commands.
             continue
         expected = expected_blocks(url)
         page.goto(base + url)
@@ -260,19 +260,18 @@ def test_linked_tabs_switch_together_across_pages(site, context):
     labels = page.locator("article .tabbed-labels label", has_text=re.compile(r"^cmd$"))
     assert labels.count() >= 2
     labels.first.click()
-    # A set's own labels and input only: the back-end tabs hold PowerShell/cmd sets of their own.
     selected = page.evaluate("""() => [...document.querySelectorAll('article .tabbed-set')]
-        .filter(s => [...s.querySelectorAll('.tabbed-labels label')].some(l => l.parentElement.parentElement === s && l.innerText.trim() === 'cmd'))
-        .map(s => s.querySelector(':scope > input:checked') && s.querySelector(':scope > input:checked').id)""")
+        .filter(s => [...s.querySelectorAll('.tabbed-labels label')].some(l => l.innerText.trim() === 'cmd'))
+        .map(s => s.querySelector('input:checked + *, input:checked') && s.querySelector('input:checked').id)""")
     checked = page.evaluate("""() => [...document.querySelectorAll('article .tabbed-set')]
-        .filter(s => [...s.querySelectorAll('.tabbed-labels label')].some(l => l.parentElement.parentElement === s && l.innerText.trim() === 'cmd'))
-        .map(s => { const i = s.querySelector(':scope > input:checked'); return s.querySelector(`label[for="${i.id}"]`).innerText.trim(); })""")
+        .filter(s => [...s.querySelectorAll('.tabbed-labels label')].some(l => l.innerText.trim() === 'cmd'))
+        .map(s => { const i = s.querySelector('input:checked'); return s.querySelector(`label[for="${i.id}"]`).innerText.trim(); })""")
     assert selected and set(checked) == {"cmd"}, checked
     page.goto(base + "troubleshooting/")
     page.wait_for_timeout(300)
     checked = page.evaluate("""() => [...document.querySelectorAll('article .tabbed-set')]
-        .filter(s => [...s.querySelectorAll('.tabbed-labels label')].some(l => l.parentElement.parentElement === s && l.innerText.trim() === 'cmd'))
-        .map(s => { const i = s.querySelector(':scope > input:checked'); return s.querySelector(`label[for="${i.id}"]`).innerText.trim(); })""")
+        .filter(s => [...s.querySelectorAll('.tabbed-labels label')].some(l => l.innerText.trim() === 'cmd'))
+        .map(s => { const i = s.querySelector('input:checked'); return s.querySelector(`label[for="${i.id}"]`).innerText.trim(); })""")
     assert checked and set(checked) == {"cmd"}, f"on another page: {checked}"
 
 
@@ -399,27 +398,16 @@ def test_copy_buttons_on_a_chinese_page_copy_the_english_pages_code(site, browse
 def _own_blocks(path: str) -> set[int]:
     """Indexes of the Chinese page's code blocks that only it has (inside <!-- site-block: edition=zh -->)."""
     from guide.directives import edition_regions
-    from guide_harness import FENCE_OPEN
 
     page = DOCS / ((path.rstrip("/") or "index") + ".zh.md")
     source = page_source(page)
     regions = edition_regions(source, page.name)
-    lines, starts, index = source.splitlines(), [], 0
-    while index < len(lines):  # the opening line of each fence, as tests/pages/test_i18n.py's fences() walks them
-        match = FENCE_OPEN.match(lines[index])
-        if not match:
-            index += 1
-            continue
-        starts.append(index + 1)
-        index = next((i for i in range(index + 1, len(lines)) if lines[i].strip() == match["fence"]), len(lines)) + 1
+    starts = [fence.line for fence in Page.parse(source, page.name).fences]
     return {number for number, line in enumerate(starts) if any(r.start < line < r.end for r in regions)}
 
 
 def _translated_blocks(path: str) -> set[int]:
     """Indexes of the code blocks that the Chinese page translates on purpose (<!-- site-block: i18n=translated -->)."""
-    from guide_harness import DOCS, page_source
-    from guide_harness import fences
-
     page = DOCS / ((path.rstrip("/") or "index") + ".zh.md")
-    blocks = fences(page_source(page), page.relative_to(DOCS).as_posix())
-    return {number for number, (_, _, translated) in enumerate(blocks) if translated}
+    fences = Page.parse(page_source(page), page.relative_to(DOCS).as_posix(), with_directives=True).fences
+    return {number for number, fence in enumerate(fences) if fence.directives.get("i18n") == "translated"}

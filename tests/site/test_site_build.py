@@ -64,9 +64,11 @@ def test_checked_dates_are_filled_in(built_site):
 @pytest.mark.parametrize("placeholder, message", [
     ("{{ pin.torhc }}", "unknown pin 'torhc'"),
     ("{{ checked.amd-rocm-windws }}", "unknown checked date 'amd-rocm-windws'"),
+    ("{{ pins.torch }}", "index.md:3: unknown placeholder '{{ pins.torch }}'"),
 ])
 def test_unknown_pin_fails_the_build(tmp_path, placeholder, message):
-    """The {{ pin.X }} and {{ checked.X }} hooks are strict: a typo is a build error, not a blank in the page."""
+    """Placeholders are strict (guide.macros): a typo in a name or a namespace is a build error with the page
+    and line, not a blank or a raw placeholder in the page."""
     config = load_mkdocs_yml((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
     config["nav"] = [{"Home": "index.md"}]
     config.pop("watch", None)  # the copy has no snippets/ folder to watch

@@ -4,6 +4,7 @@
     checked         {{ checked.NAME }} -> the day a source was last checked (docs/hooks/data/)
     config          mkdocs.yml as MkDocs reads it, and --8<-- snippet expansion with its settings
     pages           the pages of both editions, their languages, their source after the pins
+    macros          {{ pin.X }}, {{ checked.X }}, {{ gpus.X ARG }}: one grammar, one dispatch, one error
     directives      <!-- site-block: key=value ... --> before a fence: the one syntax, its keys, its parser
     page            one parsed page: its fences (language, attributes, directives, lines), headings, includes
     blocks          a page's Python and shell blocks, as the tests run them (needs pytest-codeblocks)
