@@ -53,7 +53,7 @@ DISPLAY_CLASS = (
 INTEGRATED_NAME = re.compile(
     r"Radeon\S* (\d{3,4}[MS]\b|(R\d |(RX )?Vega \d+ (\(Mobile\) )?)?"
     r"Graphics)|\bUHD\b|\bIris\b|\bHD Graphics\b|^Intel\S* Graphics\b"
-    r"|\bArc\S* (Graphics$|\d{3}[VT]\b)|\bAdreno\b",
+    r"|\bArc\S* (Graphics$|\d{3}[VT]\b|B3\d0\b)|\bAdreno\b",
     re.IGNORECASE,
 )
 

@@ -100,7 +100,6 @@ TO_MOVE = {
     "docs/hooks/guide/directives.py": 1,
     "docs/hooks/guide/blocks.py": 2,
     "docs/hooks/guide/notebook.py": 1,
-    "docs/hooks/guide/gpu_pages.py": 1,
     "tests/repo/test_readme.py": 1,
     "tests/repo/test_runner_hook.py": 1,
     "tests/tools/readme_commands.py": 1,

@@ -31,13 +31,14 @@ from pathlib import Path
 import jsonschema
 
 ROOT = Path(__file__).resolve().parents[2]
+# guide (docs/hooks/guide/): the one table of GPUs, and the page model that reads the form's fence.
+sys.path.insert(0, str(ROOT / "docs" / "hooks"))
 RUNS = ROOT / "docs" / "hooks" / "data" / "runs"
 SCHEMA_VERSIONS = {1: RUNS / "schema-1.json"}
 MAX_EVENT = 1_000_000  # GitHub caps an issue body at 65,536 characters
 MAX_REPORT = 48_000  # bytes: a real report is about 8 KB
 FULL_TRAINING_SET = 60_000  # MNIST's and Fashion-MNIST's training images
 BACKENDS = {"DirectML", "ROCm", "XPU", "CUDA", "CPU"}
-FENCE = re.compile(r"```(?:json)?[ \t]*\r?\n(.*?)\r?\n[ \t]*```", re.DOTALL)
 
 # Markup in a string: a tag, a comment, an entity, or a script URL. Reports hold plain text only.
 MARKUP = re.compile(r"<\s*[A-Za-z!/?]|&#?\w+;|javascript\s*:|\bon[a-z]+\s*=", re.IGNORECASE)
@@ -161,14 +162,13 @@ def gpu_notes(report: dict) -> list[str]:
     """A GPU that gpus.yml does not know: flagged for the maintainer, never refused."""
     if report["system"]["backend"] == "CPU":
         return []
-    sys.path.insert(0, str(ROOT / "docs" / "hooks"))
     from guide import gpus
 
     name = report["gpu"]["name"]
     if gpus.match(name):
         return []
-    return [f"the GPU `{shown(name)}` is not in docs/hooks/data/gpus.yml: the run is kept, and the table "
-            "may need the card (with its vendor's source)"]
+    note = "the run is kept; the table may need the card, with its vendor's source"
+    return [f"the GPU `{shown(name)}` is not in docs/hooks/data/gpus.yml: {note}"]
 
 
 def validate(text: str) -> tuple[dict | None, list[str], list[str]]:
@@ -190,8 +190,10 @@ def validate(text: str) -> tuple[dict | None, list[str], list[str]]:
 
 def report_text(body: str) -> str:
     """The issue form's report: the body's first fenced block, else the whole body."""
-    found = FENCE.search(body)
-    return found.group(1) if found else body.strip()
+    from guide.page import Page
+
+    fences = Page.parse(body.replace("\r\n", "\n"), "the issue's body").fences
+    return fences[0].body.strip() if fences else body.strip()
 
 
 def read_event(path: Path) -> tuple[int, str]:
