@@ -6,6 +6,7 @@ runs, how, and what the end of a run says about it is checked here.
 
 from __future__ import annotations
 
+import os
 import re
 import textwrap
 
@@ -222,7 +223,8 @@ def test_the_end_of_run_summary_counts_and_lists_them(tmp_path):
     (tmp_path / "conftest.py").write_text('pytest_plugins = ["run_summary"]\n', encoding="utf-8")
     (tmp_path / "pytest.ini").write_text("[pytest]\nmarkers =\n    directml: needs DirectML\n", encoding="utf-8")
     (tmp_path / "test_site_shell_blocks.py").write_text(SUMMARY_TESTS, encoding="utf-8")
-    result = run_python(["-m", "pytest", "-p", "no:cacheprovider", str(tmp_path)], cwd=tmp_path, PYTHONPATH=str(TESTS))
+    result = run_python(["-m", "pytest", "-p", "no:cacheprovider", str(tmp_path)], cwd=tmp_path,
+                        PYTHONPATH=os.pathsep.join([str(TESTS), str(DOCS / "hooks")]))  # run_summary reads guide
     out = result.stdout
     assert result.returncode == 1, out[-3000:]  # the failed block fails the run
     summary = out[out.index("site shell blocks"):]

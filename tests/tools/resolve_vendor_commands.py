@@ -155,4 +155,4 @@ def main(argv=None, run=subprocess.run) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())
