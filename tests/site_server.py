@@ -106,12 +106,20 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         return super().send_head()
 
 
+class _Server(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        """A browser that closes a connection mid-answer (a test's page closed) is no error of the site's:
+        socketserver would print its BrokenPipeError traceback into the run's log."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 @contextlib.contextmanager
 def serve(site_dir: Path):
     """Serve ``site_dir`` on a free port of 127.0.0.1; yields the site's base URL."""
     prefix = base_path()
     handler = functools.partial(type("Handler", (_Handler,), {"prefix": prefix}), directory=str(site_dir))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = _Server(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
