@@ -42,6 +42,7 @@ def test_python_blocks_with_their_line_info_expanded_code_args_and_directml(tmp_
          "page.md:2: site-block key 'manual' does not apply to a ```python block"),
         (f"```python\n{INCLUDE}\n", "page.md:1: a ```python fence that never closes"),
     ],
+    ids=["pytest-codeblocks mark", "pytest-codeblocks cont", "a shell block's key", "never closed"],
 )
 def test_what_the_harness_cannot_honour_is_refused(tmp_path, text, message):
     with pytest.raises(PageError, match=re.escape(message)):
