@@ -16,7 +16,6 @@ from pathlib import Path
 
 from guide import DOCS, ROOT, SNIPPETS
 from guide.blocks import (
-    PYTHON_FENCE,
     SHELL_LANGUAGES,
     ShellBlock,
     all_shell_blocks,
@@ -29,7 +28,7 @@ from guide.directives import PageError
 from guide.pages import INCLUDE_LINE, english_pages, included_files, language_of, page_source, pages, translation_of
 
 __all__ = [  # the page side, re-exported for the tests
-    "DOCS", "INCLUDE_LINE", "PYTHON_FENCE", "ROOT", "SHELL_LANGUAGES", "SNIPPETS", "PageError", "all_shell_blocks",
+    "DOCS", "INCLUDE_LINE", "ROOT", "SHELL_LANGUAGES", "SNIPPETS", "PageError", "all_shell_blocks",
     "all_site_blocks", "english_pages", "expand", "included_files", "language_of", "load_mkdocs_yml",
     "mkdocs_config", "page_source", "pages", "shell_blocks_of", "site_blocks", "snippets_config", "translation_of",
 ]

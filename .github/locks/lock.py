@@ -44,6 +44,7 @@ LOCKS = [
     ("test", "windows", "3.12"),  # .github/workflows/directml.yml
     ("test", "linux", "3.12"),  # .github/workflows/site.yml
     ("test-current", "linux", "3.12"),  # .github/workflows/site.yml, current-torch leg
+    ("docs", "linux", "3.12"),  # .github/workflows/freshness.yml, its build (the test lock's versions)
     ("run-report", "linux", "3.12"),  # .github/workflows/run-report.yml
 ]
 

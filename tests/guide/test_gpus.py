@@ -11,6 +11,7 @@ import re
 import pytest
 
 from guide import gpu_pages, gpus, recipes
+from guide.page import Page
 from guide_harness import DOCS, ROOT, pages
 
 TEXT = gpus.DATA.read_text(encoding="utf-8")
@@ -94,12 +95,11 @@ def test_pick_adapters_names_are_in_the_table_with_the_same_kind(name, kind):
 
 
 GFX_TOKEN = re.compile(r"\bgfx[0-9]{2,4}[0-9a-f]?\b")
-FENCE = re.compile(r"^([ \t]*)(`{3,}).*?^\1\2[ \t]*$", re.M | re.S)
 
 
 def typed_gpu_facts(text: str) -> list[int]:
     """Lines of a page's source that name a gfx target outside code blocks and {{ gpus.X }} placeholders."""
-    text = FENCE.sub(lambda m: "\n" * m.group(0).count("\n"), text)
+    text = Page.parse(text).outside_fences()
     text = gpu_pages.PLACEHOLDER.sub("", text)
     return [n for n, line in enumerate(text.splitlines(), 1) if GFX_TOKEN.search(line)]
 

@@ -50,7 +50,6 @@ from guide_harness import (
 
 CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 PIN = re.compile(r"\{\{\s*pin\.([A-Za-z0-9_.-]+)\s*\}\}")
-PYTEST_MARKER = re.compile(r"<!--\s*(pytest[^>]*?)\s*-->")  # pytest-codeblocks' own syntax
 TAB = re.compile(r'^[ \t]*===\+? "([^"]+)"', re.M)
 URL = re.compile(r"https?://\S+")
 LINK_URL = re.compile(r"\]\((https?://[^)\s]+)\)")  # the address of a Markdown link
@@ -182,10 +181,9 @@ def fences(text: str, where: str) -> list[tuple[str, str, bool]]:
 
 
 def markers(text: str, where: str) -> list:
-    """A page's test markers in order: its site-block directives (less i18n=, the Chinese page's own) and
-    pytest-codeblocks' comments."""
+    """A page's test markers in order: its site-block directives (less i18n=, the Chinese page's own)."""
     site_block = [{k: v for k, v in d.options.items() if k != "i18n"} for d in directives(text, where)]
-    return [options for options in site_block if options] + PYTEST_MARKER.findall(text)
+    return [options for options in site_block if options]
 
 
 def includes(text: str) -> list[str]:
@@ -215,7 +213,7 @@ def parity_problems(english: Path, chinese: Path) -> list[str]:
 
     same("snippet includes (in order)", includes(en_text), includes(zh_text))
     same("{{ pin.X }} names", sorted(set(PIN.findall(en_raw))), sorted(set(PIN.findall(zh_raw))))
-    same("test markers (site-block, pytest)", markers(en_raw, english.name), markers(zh_raw, chinese.name))
+    same("test markers (site-block)", markers(en_raw, english.name), markers(zh_raw, chinese.name))
     titles = TAB_TITLES.get("zh", {})
     same("tab sets (titles in order; guide.i18n.TAB_TITLES translates)",
          [titles.get(title, title) for title in TAB.findall(en_raw)], TAB.findall(zh_raw))
@@ -231,10 +229,10 @@ def parity_problems(english: Path, chinese: Path) -> list[str]:
         elif en[1] != zh[1]:
             problems.append(f"code block {number} ({en[0]}) differs:\n--- en\n{en[1]}\n--- zh\n{zh[1]}")
 
-    en_blocks = [(b.code, b.args, b.marks, b.expected_output) for b in site_blocks(english)]
-    zh_blocks = [(b.code, b.args, b.marks, b.expected_output) for b in site_blocks(chinese)]
+    en_blocks = [(b.code, b.args, b.directml) for b in site_blocks(english)]
+    zh_blocks = [(b.code, b.args, b.directml) for b in site_blocks(chinese)]
     if en_blocks != zh_blocks:
-        problems.append("the Python blocks (code, arguments, marks) differ from the English page's")
+        problems.append("the Python blocks (code, arguments, directml=) differ from the English page's")
 
     en, zh = structure(english, en_text), structure(chinese, zh_text)
     same("headings (level, anchor)", en.headings, zh.headings)

@@ -41,6 +41,7 @@ import pytest
 from guide import pins
 from guide.blocks import SHELL_KEYS
 from guide.directives import fence_options
+from guide.page import Page
 from guide_harness import DOCS, page_source, pages
 
 PYPROJECT = DOCS.parent / "pyproject.toml"
@@ -87,7 +88,6 @@ MIRRORS = {"https://mirrors.tuna.tsinghua.edu.cn/pypi/web/simple": "https://mirr
 # pip download --no-deps -d DIR -i URL pkg==X ...: the mirror check on the set-up page.
 DOWNLOAD = re.compile(r"^(?:(?:\S*python[\d.]*(?:\.exe)?|py(?: -[\d.]+)?) -m )?pip3? download (?P<args>.+)$")
 CONFIG_INDEX = re.compile(r"^(?:(?:\S*python[\d.]*(?:\.exe)?|py(?: -[\d.]+)?) -m )?pip3? config set global\.index-url (?P<url>\S+)$")
-FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,})(?P<lang>\w+)?[^\n]*$")
 TAB = re.compile(r'^(?P<indent>[ \t]*)===\+? "(?P<title>[^"]+)"')
 
 
@@ -127,29 +127,20 @@ def install_commands(markdown: str, where: str = "page.md") -> list[InstallComma
     options = fence_options(markdown, where, INSTALL_LANGUAGES, INSTALL_KEYS)
     lines = markdown.splitlines()
     commands = []
-    index = 0
-    while index < len(lines):
-        opening = FENCE.match(lines[index])
-        if not opening:
-            index += 1
+    for fence in Page.parse(markdown, where).blocks("powershell", "bat", "text"):
+        index, end = fence.line - 1, fence.end - 1  # the opening and closing lines, from 0
+        tabs = _enclosing_tabs(lines, index, len(fence.indent))
+        target = "linux" if "WSL2 / Linux" in tabs else "windows"
+        check = options.get(fence.line, {}).get("install-check")
+        historical = check == "historical"
+        if check == "vendor-index":
+            commands += _vendor_commands(lines, index + 1, end, target)
             continue
-        indent, fence, language = opening["indent"], opening["fence"], (opening["lang"] or "")
-        end = next(i for i in range(index + 1, len(lines)) if lines[i].strip() == fence)
-        if language in {"powershell", "bat", "text"}:
-            tabs = _enclosing_tabs(lines, index, len(indent))
-            target = "linux" if "WSL2 / Linux" in tabs else "windows"
-            check = options.get(index + 1, {}).get("install-check")
-            historical = check == "historical"
-            if check == "vendor-index":
-                commands += _vendor_commands(lines, index + 1, end, target)
-                index = end + 1
-                continue
-            for number in range(index + 1, end):
-                match = INSTALL.match(lines[number].strip())
-                if match:
-                    command = _command(number + 1, lines[number].strip(), match["args"], target)
-                    commands.append(InstallCommand(**{**command.__dict__, "historical": historical}))
-        index = end + 1
+        for number in range(index + 1, end):
+            match = INSTALL.match(lines[number].strip())
+            if match:
+                command = _command(number + 1, lines[number].strip(), match["args"], target)
+                commands.append(InstallCommand(**{**command.__dict__, "historical": historical}))
     return commands
 
 

@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from guide_harness import DOCS, INCLUDE_LINE, PYTHON_FENCE, ROOT, SNIPPETS, included_files, page_source, pages
+from guide.blocks import PYTHON_LANGUAGES
+from guide.page import Page
+from guide_harness import DOCS, INCLUDE_LINE, ROOT, SNIPPETS, included_files, page_source, pages
 
 INCLUDE_ONLY = re.compile(r"^;?-+8<-+")
 
@@ -15,10 +17,10 @@ INCLUDE_ONLY = re.compile(r"^;?-+8<-+")
 def inline_python(text: str) -> list[int]:
     """Lines of Python fences that hold anything but --8<-- includes."""
     bad = []
-    for match in PYTHON_FENCE.finditer(text):
-        body = [line.strip() for line in match.group(4).splitlines() if line.strip()]
+    for fence in Page.parse(text).blocks(*PYTHON_LANGUAGES):
+        body = [line.strip() for line in fence.body.splitlines() if line.strip()]
         if not body or not all(INCLUDE_ONLY.match(line) for line in body):
-            bad.append(text[: match.start()].count("\n") + 1)
+            bad.append(fence.line)
     return bad
 
 

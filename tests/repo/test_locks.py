@@ -219,12 +219,36 @@ def test_each_workflow_installs_the_lock_for_its_platform():
     expected = {
         "directml.yml": {lock_script.lock_path("test", "windows", "3.12")},
         "site.yml": {lock_script.lock_path("test", "linux", "3.12"), lock_script.lock_path("test-current", "linux", "3.12")},
+        # The check job builds the site from the docs lock; the vendor-index job needs the Windows lock.
+        "freshness.yml": {lock_script.lock_path("docs", "linux", "3.12"), lock_script.lock_path("test", "windows", "3.12")},
     }
     seen = {name: set() for name in expected}
     for name, line in _install_steps():
         if name in expected:
             seen[name].add(ROOT / re.search(r"-r\s+(\S+)", line)[1].replace("\\", "/"))
     assert seen == expected
+
+
+def version_drift(lock_text: str, reference_text: str) -> list[str]:
+    """Packages of ``lock_text`` that ``reference_text`` locks at another version (or does not lock)."""
+    lock, reference = parse_lock(lock_text), parse_lock(reference_text)
+    return sorted(f"{name}=={entry['version']}, the reference has {reference[name]['version'] if name in reference else 'none'}"
+                  for name, entry in lock.items() if reference.get(name, {}).get("version") != entry["version"])
+
+
+def test_the_docs_lock_builds_the_site_the_site_workflow_builds():
+    """freshness.yml builds from the docs lock, site.yml from the test lock: the docs lock is a part of it,
+    every package at the same version (after a version change, lock.py regenerates both)."""
+    docs, test = (read(lock_script.lock_path(group, "linux", "3.12")) for group in ("docs", "test"))
+    assert version_drift(docs, test) == []
+    assert "mkdocs-material" in parse_lock(docs) and "torch" not in parse_lock(docs)
+
+
+def test_version_drift_is_caught():
+    docs, test = (read(lock_script.lock_path(group, "linux", "3.12")) for group in ("docs", "test"))
+    assert version_drift(_bump(docs, "\nmkdocs==1.6.1 ", "\nmkdocs==1.6.0 "), test) == ["mkdocs==1.6.0, the reference has 1.6.1"]
+    only_here = "rich==14.0.0 \\\n    --hash=sha256:" + "0" * 64 + "\n"
+    assert version_drift(docs + only_here, test) == ["rich==14.0.0, the reference has none"]
 
 
 # --- the check can fail ---------------------------------------------------------------

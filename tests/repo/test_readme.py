@@ -16,13 +16,14 @@ import pytest
 import yaml
 
 import readme_commands
+from guide.page import Page
 from guide_harness import ROOT
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 
 def commands(language: str) -> list[str]:
-    return [c.strip() for c in re.findall(rf"```{language}\n(.*?)```", README, re.S)]
+    return [f.body.strip() for f in Page.parse(README, "README.md").blocks(language)]
 
 
 def test_readme_has_three_commands_per_platform():

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from guide.page import Page
+
 ROOT = Path(__file__).resolve().parents[2]
 HOOK = ROOT / ".github" / "runner" / "job_started_hook.py"
 WRAPPER = ROOT / ".github" / "runner" / "job_started_hook.ps1"
@@ -275,8 +277,8 @@ READ_ONLY = {"R", "RX"}
 def icacls_commands(markdown: str) -> list[list[str]]:
     """Each `icacls` line of the page's powershell fences, split as PowerShell passes the arguments."""
     commands = []
-    for block in re.findall(r"```powershell\n(.*?)```", markdown, re.S):
-        for line in block.splitlines():
+    for fence in Page.parse(markdown).blocks("powershell"):
+        for line in fence.body.splitlines():
             if line.strip().startswith("icacls "):
                 commands.append(shlex.split(line.strip(), posix=False))
     return [[word.strip('"') for word in command] for command in commands]

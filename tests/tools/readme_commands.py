@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -25,6 +24,9 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+# guide.page (docs/hooks/guide/, standard library only): the page model that reads the README's fences.
+sys.path.insert(0, str(ROOT / "docs" / "hooks"))
+
 README = ROOT / "README.md"
 # Each command sits under its bold label, one fence per platform, in this order.
 LABELS = {
@@ -32,7 +34,6 @@ LABELS = {
     "test": "**Run the tests**",
     "current": "**Run the scripts' tests on current torch too**",
 }
-FENCE = re.compile(r"^```(\w+)\n(.*?)^```", re.M | re.S)
 URL = "http://127.0.0.1:8000/"
 
 
@@ -42,6 +43,8 @@ class ReadmeError(Exception):
 
 def commands(text: str) -> dict[str, dict[str, str]]:
     """{label: {language: command}} for the two labelled sections of the README."""
+    from guide.page import Page
+
     starts = {}
     for label, marker in LABELS.items():
         if text.count(marker) != 1:
@@ -53,7 +56,8 @@ def commands(text: str) -> dict[str, dict[str, str]]:
         end = starts[order[i + 1]] if i + 1 < len(order) else text.find("\n## ", starts[label])
         section = text[starts[label]: end if end != -1 else len(text)]
         blocks = {}
-        for language, body in FENCE.findall(section):
+        for fence in Page.parse(section, "README.md").blocks():
+            language, body = fence.language, fence.body
             if language in blocks:
                 raise ReadmeError(f"{LABELS[label]}: two {language} blocks")
             lines = [line for line in body.splitlines() if line.strip()]

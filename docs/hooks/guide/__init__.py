@@ -7,7 +7,7 @@
     macros          {{ pin.X }}, {{ checked.X }}, {{ gpus.X ARG }}: one grammar, one dispatch, one error
     directives      <!-- site-block: key=value ... --> before a fence: the one syntax, its keys, its parser
     page            one parsed page: its fences (language, attributes, directives, lines), headings, includes
-    blocks          a page's Python and shell blocks, as the tests run them (needs pytest-codeblocks)
+    blocks          a page's Python and shell blocks, as the tests run them (read through page)
     notebook        the tutorial notebooks, built from their Markdown sources and the snippets
     notebook_page   the notebook page's HTML with the site's own code styling
     code_spans      highlighted code in fewer elements, with the same colours

@@ -1,11 +1,12 @@
 """``<!-- site-block: key=value ... -->`` before a fence: the pages' one directive syntax, and its parser.
 
-One or more such comments may stand above a fence, with blank lines and pytest-codeblocks' own
-``<!--pytest...-->`` comments between. Values are shell words: ``manual="two words"``. Every key is in
-KEYS, with what it means. Each reader of fences names the fence languages it reads and the keys it
+One or more such comments may stand above a fence, with blank lines between. Values are shell words:
+``manual="two words"``. Every key is in KEYS, with what it means. Each reader of fences names the fence languages it reads and the keys it
 accepts there. With the page:line, these fail: a key not in KEYS, a key the reader does not accept, a
 value that is not one of the key's values, a key given twice, a directive that stands above no fence,
-and a whole-line comment in another directive's form (``<!-- install-check: historical -->``).
+a whole-line comment in another directive's form (``<!-- install-check: historical -->``), and
+pytest-codeblocks' ``<!--pytest.mark.X-->`` (nothing reads it: the suite runs blocks through this syntax).
+Fences are the page model's (guide.page), so a directive sees the fences the build and the tests see.
 
 One key stands above no fence: ``<!-- site-block: edition=zh -->`` opens a stretch of one edition's own
 content (a China-network section on the Chinese page) and ``<!-- site-block: edition=end -->`` closes it
@@ -18,6 +19,8 @@ from __future__ import annotations
 import re
 import shlex
 from dataclasses import dataclass
+
+from guide.page import Page
 
 
 @dataclass(frozen=True)
@@ -54,8 +57,7 @@ class PageError(ValueError):
 
 COMMENT = re.compile(r"^[ \t]*<!--\s*(.*?)\s*-->[ \t]*$")
 SITE_BLOCK = re.compile(r"^site-block:(.*)$", re.S)
-OTHER_DIRECTIVE = re.compile(r"^[A-Za-z][\w.-]*\s*:")  # <!-- name: ... -->, pytest-codeblocks' excepted
-FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*\{?\.?([\w+-]*)")
+OTHER_DIRECTIVE = re.compile(r"^[A-Za-z][\w.-]*\s*:")  # <!-- name: ... -->
 
 
 @dataclass
@@ -94,11 +96,11 @@ def directives(text: str, where: str) -> list[Directive]:
     found: list[Directive] = []
     pending: dict[str, str] = {}
     first = 0  # the line of the first pending directive
-    closing = None  # inside a fence: the line that closes it
-    for number, line in enumerate(text.splitlines(), 1):
-        if closing is not None:
-            if line.strip().startswith(closing) and not line.strip().strip(closing[0]):
-                closing = None
+    for number, line, fence in Page.parse(text, where).lines():
+        if fence is not None:
+            if pending:
+                found.append(Directive(number, fence.language, pending))
+            pending, first = {}, 0
             continue
         comment = COMMENT.match(line)
         if comment:
@@ -115,20 +117,17 @@ def directives(text: str, where: str) -> list[Directive]:
                         raise PageError(f"{where}:{number}: site-block key {key!r} given twice for one fence")
                     pending[key] = value
                 first = first or number
-            elif OTHER_DIRECTIVE.match(body) and not body.startswith("pytest"):
+            elif body.startswith("pytest"):
+                raise PageError(f"{where}:{number}: <!-- {body} --> is pytest-codeblocks' syntax, which nothing "
+                                f"reads here: write <!-- site-block: directml=yes --> (keys: {', '.join(KEYS)})")
+            elif OTHER_DIRECTIVE.match(body):
                 raise PageError(f"{where}:{number}: <!-- {body} --> is not a directive the pages use: "
                                      f"write <!-- site-block: key=value --> (keys: {', '.join(KEYS)})")
             continue
-        fence = FENCE.match(line)
-        if fence:
-            closing = fence.group(1)
-            if pending:
-                found.append(Directive(number, fence.group(2).lower(), pending))
-        elif not line.strip():
+        if not line.strip():
             continue
-        elif pending:
+        if pending:
             raise PageError(f"{where}:{first}: a site-block directive stands above text, not above a fence")
-        pending, first = {}, 0
     if pending:
         raise PageError(f"{where}:{first}: a site-block directive at the end of the page, above no fence")
     return found
@@ -174,16 +173,9 @@ def edition_regions(text: str, where: str, language: str | None = None) -> list[
     ``language``, and a Python block or an include inside a stretch (those are shared by both editions)."""
     regions: list[Region] = []
     opened: tuple[int, str] | None = None
-    closing = None
-    for number, line in enumerate(text.splitlines(), 1):
-        if closing is not None:
-            if line.strip().startswith(closing) and not line.strip().strip(closing[0]):
-                closing = None
-            continue
-        fence = FENCE.match(line)
-        if fence:
-            closing = fence.group(1)
-            if opened and fence.group(2).lower() in {"python", "py", "python3", "pycon"}:
+    for number, line, fence in Page.parse(text, where).lines():
+        if fence is not None:
+            if opened and fence.language in {"python", "py", "python3", "pycon"}:
                 raise PageError(f"{where}:{number}: a Python block inside an edition's own stretch: Python "
                                 f"blocks are shared by both editions (tests/pages/test_i18n.py)")
             continue

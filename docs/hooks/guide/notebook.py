@@ -26,12 +26,12 @@ from pathlib import Path
 from guide import ROOT, SNIPPETS, write_or_check
 from guide.config import expand
 from guide.directives import fence_options, is_directive
+from guide.page import Page
 
 SOURCE = ROOT / "docs" / "hooks" / "train_mnist_notebook.md"
 NOTEBOOK = ROOT / "docs" / "train-mnist-notebook.ipynb"
 # The Chinese edition's notebook: Chinese prose, the same code cells (tests/pages/test_i18n.py compares them).
 TRANSLATED = {"zh": (ROOT / "docs" / "hooks" / "train_mnist_notebook.zh.md", ROOT / "docs" / "train-mnist-notebook.zh.ipynb")}
-FENCE = re.compile(r"^```python[^\n]*\n(.*?)^```[ \t]*$", re.M | re.S)
 CELL_KEYS = {"tags"}  # the site-block keys of a notebook cell (guide.directives.KEYS)
 HEADING = re.compile(r"^#{1,6}[ \t].*$", re.M)
 ANCHOR = re.compile(r"[ \t]+\{#([a-z0-9][a-z0-9-]*)\}[ \t]*$")
@@ -116,23 +116,25 @@ def build(source: Path = SOURCE, root: Path = ROOT):
     text = source.read_text(encoding="utf-8")
     options = fence_options(text, source.name, {"python"}, CELL_KEYS)
     cells = []
-    position = 0
-    for match in FENCE.finditer(text):
-        prose = text[position : match.start()]
-        tags = options.get(text.count("\n", 0, match.start()) + 1, {}).get("tags", "").split()
-        prose = "\n".join(line for line in prose.splitlines() if not is_directive(line)).strip()
+    lines = text.splitlines()
+    after = 0  # the index of the line after the last Python fence
+    for fence in Page.parse(text, source.name).blocks("python"):
+        prose = lines[after : fence.line - 1]
+        tags = options.get(fence.line, {}).get("tags", "").split()
+        prose = "\n".join(line for line in prose if not is_directive(line)).strip()
         if prose:
             cells.append(markdown_cell(prose, source.name))
-        body = [line for line in match.group(1).splitlines() if line.strip()]
+        body = [line for line in fence.body.splitlines() if line.strip()]
         if not body or not all(line.lstrip().startswith("--8<--") for line in body):
             raise ValueError(f"{source.name}: a Python fence may only include snippets (--8<-- lines)")
         cell = nbf.new_code_cell(code_cell_source(body, root))
         if tags:
             cell.metadata["tags"] = tags
         cells.append(cell)
-        position = match.end()
-    if text[position:].strip():
-        cells.append(markdown_cell(text[position:].strip(), source.name))
+        after = fence.end
+    rest = "\n".join(lines[after:]).strip()
+    if rest:
+        cells.append(markdown_cell(rest, source.name))
 
     code_cells = [cell for cell in cells if cell.cell_type == "code"]
     imports, bodies = hoist_imports([cell.source for cell in code_cells])

@@ -11,6 +11,7 @@ a heading, an include or a directive. Free of MkDocs: it reads text, so a move o
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,10 +35,7 @@ class Fence:
     body: str  # the lines between the fences, de-indented by the fence's indent
     attributes: dict[str, str] = field(default_factory=dict)  # title="x", linenums="1", ...
     directives: dict[str, str] = field(default_factory=dict)  # its <!-- site-block: ... --> keys
-
-    @property
-    def closed(self) -> bool:
-        return self.end > self.line
+    closed: bool = True  # False: no closing line, so CommonMark runs it to the end of the page
 
 
 @dataclass(frozen=True)
@@ -86,6 +84,16 @@ class Page:
         wanted = {language.lower() for language in languages}
         return [f for f in self.fences if not wanted or f.language in wanted]
 
+    def lines(self) -> Iterator[tuple[int, str, Fence | None]]:
+        """(number, line, fence) for each line not inside a fence, in order: ``fence`` is the Fence that
+        opens on that line, None on any other line. A fence's body and closing line are left out, so a
+        reader of comments, prose or markers above fences walks the page with no fence scanner of its own."""
+        opening = {fence.line: fence for fence in self.fences}
+        inside = {n for fence in self.fences for n in range(fence.line + 1, fence.end + 1)}
+        for number, line in enumerate(self.source.splitlines(), 1):
+            if number not in inside:
+                yield number, line, opening.get(number)
+
     def outside_fences(self) -> str:
         """The source with every fence's lines blanked: line numbers stay, code is gone."""
         lines = self.source.splitlines()
@@ -99,12 +107,12 @@ def _with(fence: Fence, **changes) -> Fence:
     return Fence(**{**fence.__dict__, **changes})
 
 
-def _fence(number: int, opening: re.Match[str], body: list[str], end: int) -> Fence:
+def _fence(number: int, opening: re.Match[str], body: list[str], end: int, closed: bool = True) -> Fence:
     indent, marker, info = opening["indent"], opening["fence"], opening["info"].strip()
     language = LANGUAGE.match(info).group(1).lower()
     attributes = {key: value.strip("\"'") for key, value in ATTRIBUTE.findall(info)}
     text = "\n".join(line[len(indent):] if line.startswith(indent) else line.lstrip() for line in body)
-    return Fence(number, end, indent, marker, language, info, text + "\n" if body else "", attributes)
+    return Fence(number, end, indent, marker, language, info, text + "\n" if body else "", attributes, closed=closed)
 
 
 def _closes(line: str, marker: str) -> bool:
@@ -137,7 +145,7 @@ def _scan(text: str) -> tuple[list[Fence], list[Heading], list[Include]]:
         if include:
             includes.append(Include(number, include[1], include[2]))
     if opening is not None:  # never closed: CommonMark runs it to the end of the page
-        fences.append(_fence(start, opening, body, len(lines)))
+        fences.append(_fence(start, opening, body, len(lines), closed=False))
     for fence in fences:  # an include as a fence's whole body (the pages' way of showing a snippet)
         include = INCLUDE.match(fence.body.strip()) if fence.body.strip().count("\n") == 0 else None
         if include:
