@@ -7,25 +7,17 @@ first test plays it end to end, as a reader answers and clicks; the second, the 
 
 from __future__ import annotations
 
-import pytest
-
 from browser_support import BUILT, open_built, skip_module_without_browser
 
 skip_module_without_browser()
 
 CHAPTERS = ("setup/", "pycharm/", "verification/")
-BACKENDS = ["DirectML", "ROCm", "XPU", "CUDA", "CPU"]
 
 # The label checked in each back-end tab set of the page (a set that has a "ROCm" tab).
 CHECKED = """() => [...document.querySelectorAll('article .tabbed-set')]
   .map(set => [...set.querySelectorAll(':scope > .tabbed-labels > label')])
   .filter(labels => labels.some(l => l.innerText.trim() === 'ROCm'))
   .map(labels => labels.find(l => document.getElementById(l.htmlFor).checked).innerText.trim())"""
-
-
-def checked_tabs(page, url: str) -> list[str]:
-    open_built(page, url)
-    return page.evaluate(CHECKED)
 
 
 # (the GPU as Windows names it, the tab its reader must find on every chapter), in this order in one
