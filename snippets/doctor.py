@@ -283,12 +283,13 @@ def directml_findings(
 ) -> list[Finding]:
     if needs and torch_version.partition("+")[0] != needs:
         fix = "python -m pip install --force-reinstall torch-directml"
-        if re.search(r"\+(rocm|xpu)", torch_version):
-            # AMD's or Intel's torch: reinstalling torch-directml would
-            # replace it with torch-directml's torch.
+        if re.search(r"\+(rocm|xpu|cu)", torch_version):
+            # AMD's, Intel's or a CUDA torch: reinstalling torch-directml
+            # would replace it with torch-directml's torch.
             fix = (
-                "this is a ROCm or XPU environment: remove torch-directml "
-                "(python -m pip uninstall torch-directml), keep your torch"
+                "this is a ROCm, XPU or CUDA environment: remove "
+                "torch-directml (python -m pip uninstall torch-directml), "
+                "keep your torch"
             )
         return [
             problem(

@@ -531,6 +531,7 @@ def test_c10_xpu_dll_is_a_broken_install_first_not_the_driver():
     ("2.5.0", False),  # a DirectML environment whose torch was upgraded: put torch-directml's torch back
     ("2.14.0+rocm10.1.0", True),  # AMD's torch with torch-directml beside it: the fix must not replace it
     ("2.10.0+xpu", True),
+    ("2.9.1+cu126", True),  # a CUDA build: the same
 ])
 def test_torch_directml_beside_another_torch(torch_version, keeps_torch):
     [finding] = doctor.directml_findings(torch_version, "0.2.5.dev240914", "2.4.1")
