@@ -287,9 +287,8 @@ def directml_findings(
             # AMD's, Intel's or a CUDA torch: reinstalling torch-directml
             # would replace it with torch-directml's torch.
             fix = (
-                "this is a ROCm, XPU or CUDA environment: remove "
-                "torch-directml (python -m pip uninstall torch-directml), "
-                "keep your torch"
+                "a ROCm, XPU or CUDA torch: keep it, remove torch-directml "
+                "(python -m pip uninstall torch-directml)"
             )
         return [
             problem(
