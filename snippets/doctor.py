@@ -283,12 +283,12 @@ def directml_findings(
 ) -> list[Finding]:
     if needs and torch_version.partition("+")[0] != needs:
         fix = "python -m pip install --force-reinstall torch-directml"
-        if re.search(r"\+(rocm|xpu)", torch_version):
-            # AMD's or Intel's torch: reinstalling torch-directml would
-            # replace it with torch-directml's torch.
+        if re.search(r"\+(rocm|xpu|cu)", torch_version):
+            # AMD's, Intel's or a CUDA torch: reinstalling torch-directml
+            # would replace it with torch-directml's torch.
             fix = (
-                "this is a ROCm or XPU environment: remove torch-directml "
-                "(python -m pip uninstall torch-directml), keep your torch"
+                "a ROCm, XPU or CUDA torch: keep it, remove torch-directml "
+                "(python -m pip uninstall torch-directml)"
             )
         return [
             problem(
@@ -483,13 +483,27 @@ LOADER_ERRORS = [
 ]
 
 
-def import_findings(probe: dict) -> list[Finding]:
+def import_findings(probe: dict, torch_version: str = "") -> list[Finding]:
     if probe.get("imported"):
         return [ok("import torch", f"works ({probe.get('version')})")]
     error = probe.get("error", "")
     first = error.splitlines()[0] if error else "no message"
     for pattern, cause, fix, anchor in LOADER_ERRORS:
         if re.search(pattern, error, re.IGNORECASE):
+            build = re.search(r"\+(rocm|xpu|cu)", torch_version)
+            if anchor == "another-package-replaced-torch" and build:
+                # AMD's, Intel's or a CUDA torch: torch-directml's fix
+                # would replace it with torch-directml's torch.
+                fix = (
+                    f"reinstall your torch build ({torch_version}) as the "
+                    "set-up page's tab for your GPU says, then python -m "
+                    "pip check; do not install torch-directml here"
+                )
+                anchor = (
+                    ""
+                    if build[1] == "cu"
+                    else "rocm-or-xpu-build-replaced-by-cpu"
+                )
             section = trouble(anchor) if anchor else "setup/"
             return [
                 problem("import torch", f"{cause} ({first})", fix, section)
@@ -861,8 +875,9 @@ def examine(probe: Callable[[], dict], env: dict) -> list[Finding]:
         venv, os.environ.get("CONDA_PREFIX", ""), Path.cwd()
     )
     found += pip_findings(installed("pip"))
+    torch_version = installed("torch")
     found += torch_findings(
-        installed("torch"),
+        torch_version,
         installed("torchvision"),
         installed("torch-directml"),
         directml_needs(
@@ -873,7 +888,7 @@ def examine(probe: Callable[[], dict], env: dict) -> list[Finding]:
         distributions,
     )
     probe = probe()
-    found += import_findings(probe)
+    found += import_findings(probe, torch_version or "")
     on_windows = platform.system() == "Windows"
     found += device_findings(probe, env, on_windows)
     found += visibility_findings(env, probe)

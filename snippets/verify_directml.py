@@ -6,7 +6,11 @@
         # no DirectML? verify Intel XPU, CUDA/ROCm or the CPU instead
 
 On failure it prints one line saying what is wrong and what to do, and exits
-with 1.
+with 1 (2 for an option it does not know).
+
+An environment with AMD's ROCm build, PyTorch XPU, CUDA or the CPU build of
+torch has no torch-directml, and must not get it (it would replace that
+torch): there, run it with --allow-fallback.
 """
 
 from __future__ import annotations
@@ -21,7 +25,13 @@ SUPPORTED_PYTHON = ((3, 8), (3, 12))
 
 
 class VerificationError(Exception):
-    """Something a reader can fix; the message says what to do."""
+    """Something a reader can fix; the message says what to do, ``short``
+    only what is wrong.
+    """
+
+    def __init__(self, message: str, short: str = "") -> None:
+        super().__init__(message)
+        self.short = short or message
 
 
 class NoDirectMLForThisPython(VerificationError):
@@ -36,11 +46,41 @@ class NoDirectMLForThisPython(VerificationError):
         self.version = version
 
 
+# What to run instead of installing torch-directml, on every other back-end.
+FALLBACK = "python verify_directml.py --allow-fallback"
+# The GPU builds of torch, by the start of their version's local part.
+BUILDS = {
+    "rocm": "AMD's ROCm build",
+    "xpu": "PyTorch XPU",
+    "cu": "a CUDA build",
+}
+
+
 def package_version(name: str) -> str:
     try:
         return metadata.version(name)
     except metadata.PackageNotFoundError:
         return "not installed"
+
+
+def gpu_build(torch_version: str) -> str | None:
+    """The GPU build a torch version names ("2.14.0+rocm10.1.0": AMD's
+    ROCm build), or None: PyPI's own build, the CPU build, or no torch.
+    """
+    local = torch_version.partition("+")[2].lower()
+    return next(
+        (name for start, name in BUILDS.items() if local.startswith(start)),
+        None,
+    )
+
+
+def other_build(torch_version: str) -> str:
+    """The advice for an environment whose torch is not DirectML's."""
+    return (
+        f"this torch ({torch_version}) is {gpu_build(torch_version)}: run  "
+        f"{FALLBACK}  (do not install torch-directml here: it would "
+        "replace your torch)"
+    )
 
 
 def check_python(
@@ -51,36 +91,53 @@ def check_python(
     if not lowest <= current <= highest:
         raise NoDirectMLForThisPython(
             f"{current[0]}.{current[1]}",
-            f"(it needs 3.{lowest[1]} to 3.{highest[1]}): install Python "
-            "3.12 and create the environment again",
+            f"(it needs 3.{lowest[1]} to 3.{highest[1]}): for DirectML, "
+            "install Python 3.12 and create the environment again; on "
+            f"ROCm, XPU, CUDA or the CPU, run  {FALLBACK}",
         )
 
 
-def import_directml():
+def first_line(error: BaseException) -> str:
+    return (
+        str(error).splitlines()[0] if str(error) else type(error).__name__
+    )
+
+
+def import_directml(torch_version: str):
     """Import torch_directml, turning each way it can fail into an
-    actionable message.
+    actionable message for the torch this environment has.
     """
     try:
         import torch_directml
     except ModuleNotFoundError as error:
         if error.name not in ("torch_directml", "torch"):
-            raise
+            raise VerificationError(
+                f"torch-directml does not load: {first_line(error)}"
+            ) from None
+        missing = f"{error.name.replace('_', '-')} is not installed"
+        if gpu_build(torch_version):
+            raise VerificationError(
+                f"{missing}, and {other_build(torch_version)}", missing
+            ) from None
         raise VerificationError(
-            f"{error.name.replace('_', '-')} is not installed in this "
-            f"Python ({sys.executable}): "
-            "run  python -m pip install torch-directml"
+            f"{missing} in this Python ({sys.executable}): for DirectML, "
+            "run  python -m pip install torch-directml; on ROCm, XPU, CUDA "
+            f"or the CPU, run  {FALLBACK}  instead",
+            missing,
         ) from None
     except (ImportError, OSError) as error:
         # Typically another package replaced the torch that torch-directml
         # was built for.
-        first_line = (
-            str(error).splitlines()[0]
-            if str(error)
-            else type(error).__name__
-        )
+        if gpu_build(torch_version):
+            raise VerificationError(
+                "torch-directml is installed but does not load "
+                f"({first_line(error)}), and {other_build(torch_version)}"
+                "; remove it:  python -m pip uninstall torch-directml",
+                "torch-directml does not load with this torch",
+            ) from None
         raise VerificationError(
             "torch-directml is installed but does not load "
-            f"({first_line}): run  python -m pip install "
+            f"({first_line(error)}): run  python -m pip install "
             "--force-reinstall torch-directml  then  python -m pip check"
         ) from None
     return torch_directml
@@ -121,7 +178,12 @@ def compare_with_cpu(device) -> float:
 
 
 def verify(device, tolerance: float = 1e-3) -> None:
-    error = compare_with_cpu(device)
+    try:
+        error = compare_with_cpu(device)
+    except RuntimeError as failure:  # the device's own error, e.g. a kernel
+        raise VerificationError(
+            f"computing on {device} failed: {first_line(failure)}"
+        ) from None
     print(f"  largest difference from the CPU result: {error:.2e}")
     if not error <= tolerance:
         raise VerificationError(
@@ -132,7 +194,7 @@ def verify(device, tolerance: float = 1e-3) -> None:
 
 def verify_directml(adapter: int | None) -> str:
     check_python()
-    dml = import_directml()
+    dml = import_directml(package_version("torch"))
     adapters = list_adapters(dml)
     if not adapters:
         raise VerificationError(
@@ -157,7 +219,22 @@ def verify_directml(adapter: int | None) -> str:
 
 
 def verify_fallback() -> str:
-    from choose_device import DeviceChoiceError, choose_device, gpu_backend
+    try:
+        from choose_device import (
+            DeviceChoiceError,
+            choose_device,
+            gpu_backend,
+        )
+    except ModuleNotFoundError as error:
+        if error.name == "torch":
+            raise VerificationError(
+                f"torch is not installed in this Python ({sys.executable}):"
+                " install it as the set-up page's tab for your GPU says"
+            ) from None
+        raise VerificationError(
+            "choose_device.py is not next to this script: save it from the "
+            "verification page into this folder"
+        ) from None
 
     try:
         device, reason = choose_device()
@@ -172,8 +249,15 @@ def verify_fallback() -> str:
     return f"PyTorch works on {device} ({backend}, not DirectML)"
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """A wrong option is one line too, not the usage and then the error."""
+
+    def error(self, message: str):
+        self.exit(2, f"error: {message} (see  {self.prog} --help)\n")
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         description="Check that PyTorch can use your GPU through DirectML."
     )
     parser.add_argument(
@@ -209,11 +293,11 @@ def main(argv: list[str] | None = None) -> int:
                 "torch-directml wheel; checking the other back-ends"
             )
         else:
-            print(f"DirectML does not work here: {problem}")
+            print(f"DirectML does not work here: {problem.short}")
     try:
         print("OK:", verify_fallback())
         return 0
-    except (VerificationError, ImportError) as problem:
+    except VerificationError as problem:
         print(f"error: {problem}", file=sys.stderr)
         return 1
 

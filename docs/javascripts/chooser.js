@@ -99,7 +99,8 @@
     const vendor = path === "cpu" ? "microsoft" : gpu.vendor;
     const driver = data.drivers[install && install.build ? "nvidia:" + install.build : vendor] || data.drivers.microsoft;
     step(sentence("p", fill(R.driver, { driver: "[" + driver.label + "](" + driver.url + ")" })
-      + " (" + (driver.min ? fill(R.min, { min: driver.min }) : R.min_none) + ")" + T.stop.trim()));
+      + " (" + (driver.min ? fill(R.min, { min: driver.min }) + (driver.quoted ? fill(R.min_quoted, { source: driver.source }) : "")
+        : R.min_none) + ")" + T.stop.trim()));
     // 2. Python and the environment.
     const [python, own] = pythonFor(path, s.py);
     const range = data.backends[path].python || ["3.10", "3.14"];

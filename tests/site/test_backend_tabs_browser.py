@@ -1,19 +1,17 @@
 """The reader's back-end follows them (docs/javascripts/backend_tabs.js), in Chromium.
 
 The chooser calls window.guideSelectBackend(label) with the reader's back-end; from then on set-up,
-PyCharm and verification open on that back-end's tab, through Material's own linked-tabs storage.
+PyCharm and verification open on that back-end's tab, through Material's own linked-tabs storage. The
+first test plays it end to end, as a reader answers and clicks; the second, the function's own rules.
 """
 
 from __future__ import annotations
 
-import pytest
-
-from browser_support import open_built, skip_module_without_browser
+from browser_support import BUILT, open_built, skip_module_without_browser
 
 skip_module_without_browser()
 
 CHAPTERS = ("setup/", "pycharm/", "verification/")
-BACKENDS = ["DirectML", "ROCm", "XPU", "CUDA", "CPU"]
 
 # The label checked in each back-end tab set of the page (a set that has a "ROCm" tab).
 CHECKED = """() => [...document.querySelectorAll('article .tabbed-set')]
@@ -22,22 +20,33 @@ CHECKED = """() => [...document.querySelectorAll('article .tabbed-set')]
   .map(labels => labels.find(l => document.getElementById(l.htmlFor).checked).innerText.trim())"""
 
 
-def checked_tabs(page, url: str) -> list[str]:
-    open_built(page, url)
-    return page.evaluate(CHECKED)
+# (the GPU as Windows names it, the tab its reader must find on every chapter), in this order in one
+# browser context: each answer replaces the last, so neither the default tab (DirectML) nor the last
+# reader's passes.
+READERS = [("AMD Radeon RX 7900 XTX", "ROCm"), ("Intel(R) Arc(TM) B580 Graphics", "XPU")]
 
 
-@pytest.mark.parametrize("edition", ["", "zh/"], ids=["en", "zh"])
-def test_choosing_rocm_opens_the_rocm_tab_on_every_chapter(site, context, edition):
+def test_the_choosers_answer_opens_the_readers_tab_on_every_chapter(site, context):
+    """End to end, as a reader clicks: the chooser's answer, its set-up link, then the footer's "Next" twice
+    (set-up, PyCharm, verification); in both editions, a ROCm and then an XPU reader, in one context."""
     _, base = site
     page = context.new_page()
-    # A reader who has chosen nothing sees DirectML first: the check below is not true by default.
-    assert set(checked_tabs(page, base + edition + "setup/")) == {"DirectML"}
-    open_built(page, base + edition + "choose/")
-    assert page.evaluate("() => window.guideSelectBackend('ROCm')") is True
-    for chapter in CHAPTERS:
-        checked = checked_tabs(page, base + edition + chapter)
-        assert checked and set(checked) == {"ROCm"}, f"{edition}{chapter}: {checked}"
+    for edition in ("", "zh/"):
+        for name, tab in READERS:
+            open_built(page, base + edition + "choose/")
+            page.check("input[name=win][value='11']")
+            page.fill("#chooser-gpu", name)  # the reader types; the answer follows each keystroke
+            page.locator("#chooser-recipe").wait_for()
+            with page.expect_navigation():
+                page.locator("#chooser-answer a[href*='setup/#other-back-ends']").click()  # "Every step in detail"
+            for chapter in CHAPTERS:
+                assert page.url.split("#")[0] == base + edition + chapter, (name, page.url)
+                page.wait_for_function(BUILT)
+                checked = page.evaluate(CHECKED)
+                assert checked and set(checked) == {tab}, f"{name}, {edition}{chapter}: {checked}"
+                if chapter != CHAPTERS[-1]:
+                    with page.expect_navigation():
+                        page.locator("a.md-footer__link--next").click()
     page.close()
 
 

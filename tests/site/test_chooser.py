@@ -60,7 +60,6 @@ NAMES = [
     # The 2026 GPUs the chooser missed (issue 31)
     ("AMD Radeon AI PRO R9700", SEL, "AMD Radeon AI PRO R9700", ROCM, DML),
     ("AMD Radeon(TM) 8065S Graphics", "https://github.com/unslothai/unsloth/pull/7290", "AMD Radeon 8065S Graphics", ROCM, DML),
-    ("AMD Radeon 840M Graphics", "https://github.com/unslothai/unsloth/blob/main/install.ps1", "AMD Radeon 840M Graphics", ROCM, DML),
     ("AMD Radeon RX 7650 GRE", "https://github.com/unslothai/unsloth/blob/main/install.ps1", "AMD Radeon RX 7650 GRE", ROCM, DML),
     ("AMD Radeon RX 6750 GRE 10GB", "https://llvm.org/docs/AMDGPUUsage.html#processors", "AMD Radeon RX 6750 GRE", DML, DML),
     ("Intel(R) Arc(TM) Pro B60 Graphics", "https://github.com/wildersa/ComfyUI-Intel-Arc-XPU/releases", "Intel(R) Arc(TM) Pro B60 Graphics", XPU, DML),
@@ -110,6 +109,16 @@ def test_an_ambiguous_name_asks_which_processor(page):
     with page.expect_navigation():
         page.get_by_role("link", name="AMD Radeon 780M Graphics").click()
     assert f"Your path on Windows 11: {ROCM}." in page.locator("#chooser-answer").inner_text()
+
+
+def test_the_840m_asks_which_processor_and_answers_with_its_target(page):
+    # AMD names two chips' iGPU "840M": gfx1152 and gfx1153 (its ROCm 10.0 notes; GPUOpen device_info)
+    text = answer_for(page, "AMD Radeon(TM) 840M Graphics")  # as unslothai/unsloth's install.ps1 saw it
+    assert "Which processor is it?" in text and "Ryzen AI 5 435" in text, text
+    with page.expect_navigation():
+        page.get_by_role("link", name="AMD Radeon 840M Graphics (gfx1153)").click()
+    answer = page.locator("#chooser-answer").inner_text()
+    assert f"Your path on Windows 11: {ROCM}." in answer and "device-gfx1153" in answer, answer
 
 
 def test_an_unknown_name_says_how_to_find_out(page):

@@ -22,6 +22,7 @@ skip_module_without_browser()
 AMD_DRIVER = "https://www.amd.com/en/support/download/drivers.html"
 INTEL_DRIVER = "https://www.intel.com/content/www/us/en/download/785597/intel-arc-iris-xe-graphics-windows.html"
 NVIDIA_DRIVER = "https://www.nvidia.com/en-us/drivers/"
+NVIDIA_COMPATIBILITY = "https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html"
 
 # (reader, name as typed, Windows, Python, tab label, what the commands must say, the driver page)
 READERS = [
@@ -95,6 +96,10 @@ def test_each_reader_gets_their_own_recipe_at_the_answer(reader_page, reader, na
     # The driver's page, the scripts, the checks and the troubleshooting group are linked, in that order
     links = recipe.locator("a").evaluate_all("els => els.map(a => a.getAttribute('href'))")
     assert links[0] == driver
+    if driver == NVIDIA_DRIVER:  # a number no NVIDIA page read here gives for Windows says where it is from
+        said = recipe.locator("li").first.inner_text()
+        assert ("528.33" in said) == ("cu126" in joined), said
+        assert ("528.33" not in said) or NVIDIA_COMPATIBILITY in links, links
     assert any(h.endswith("guide-scripts.zip") for h in links)
     for target in ("verification/#start-with-the-doctor", "verification/#check-training-too", "mnist-training/",
                    "troubleshooting/#"):

@@ -531,6 +531,7 @@ def test_c10_xpu_dll_is_a_broken_install_first_not_the_driver():
     ("2.5.0", False),  # a DirectML environment whose torch was upgraded: put torch-directml's torch back
     ("2.14.0+rocm10.1.0", True),  # AMD's torch with torch-directml beside it: the fix must not replace it
     ("2.10.0+xpu", True),
+    ("2.9.1+cu126", True),  # a CUDA build: the same
 ])
 def test_torch_directml_beside_another_torch(torch_version, keeps_torch):
     [finding] = doctor.directml_findings(torch_version, "0.2.5.dev240914", "2.4.1")
@@ -538,3 +539,20 @@ def test_torch_directml_beside_another_torch(torch_version, keeps_torch):
     assert ("--force-reinstall torch-directml" in finding.fix) is not keeps_torch, finding.fix
     if keeps_torch:
         assert "pip uninstall torch-directml" in finding.fix
+
+
+@pytest.mark.parametrize("torch_version, section", [
+    ("2.14.0+rocm10.1.0", "troubleshooting/#rocm-or-xpu-build-replaced-by-cpu"),
+    ("2.9.1+xpu", "troubleshooting/#rocm-or-xpu-build-replaced-by-cpu"),
+    ("2.9.1+cu126", "setup/"),
+])
+def test_a_mismatched_library_beside_another_build_is_not_sent_to_torch_directml(torch_version, section):
+    """'procedure could not be found' in a ROCm, XPU or CUDA environment: reinstalling torch-directml would
+    replace that torch (issue 30), so the fix is the reader's own build."""
+    error = "OSError: [WinError 127] The specified procedure could not be found."
+    [finding] = doctor.import_findings({"imported": False, "error": error}, torch_version)
+    assert "install torch-directml" not in finding.fix.replace("do not install torch-directml", ""), finding.fix
+    assert f"reinstall your torch build ({torch_version})" in finding.fix and finding.section == section
+    # DirectML's environment (PyPI's torch) keeps DirectML's fix
+    [directml] = doctor.import_findings({"imported": False, "error": error}, "2.4.1")
+    assert "--force-reinstall torch-directml" in directml.fix

@@ -25,9 +25,19 @@ def adapters(*names):
     return {"names": names}
 
 
-def run_with(tmp_path, fake, *args, **env):
+def run_with(tmp_path, fake, *args, torch_version=None, **env):
+    """Run the script with a stand-in torch_directml; with ``torch_version``, this Python's metadata
+    names that torch (a dist-info first on the path: AMD's, Intel's or a CUDA build as pip leaves it)."""
     folder = fake_directml.install(tmp_path, **fake)
+    if torch_version:
+        info = tmp_path / "fake" / f"torch-{torch_version}.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: torch\nVersion: {torch_version}\n")
     return run_snippet("verify_directml.py", *args, cwd=tmp_path, PYTHONPATH=folder, **env)
+
+
+# A torch of another back-end, as its index names it (AMD's ROCm 10.1, PyTorch XPU and CUDA 12.6 builds)
+OTHER_BUILDS = [("2.14.0+rocm10.1.0", "AMD's ROCm build"), ("2.9.1+xpu", "PyTorch XPU"), ("2.9.1+cu126", "a CUDA build")]
 
 
 @pytest.mark.parametrize("version", [(3, 13), (3, 14), (3, 7)])
@@ -43,7 +53,9 @@ def test_supported_python_passes(version):
 
 def test_not_installed_says_how_to_install(tmp_path):
     result = run_with(tmp_path, NOT_INSTALLED)
-    assert_one_line_error(result, "torch-directml is not installed", "pip install torch-directml")
+    # DirectML's fix, and the other back-ends' flag (a ROCm or XPU reader must not install torch-directml)
+    assert_one_line_error(result, "torch-directml is not installed", "for DirectML, run  python -m pip install "
+                          "torch-directml;", "ROCm, XPU, CUDA or the CPU, run  python verify_directml.py --allow-fallback")
     # Versions are printed, in aligned columns, before the verdict.
     # The torch of this run (torch-directml's pin, or current torch in the second run), read from its metadata.
     assert re.search(rf"^torch +{re.escape(verify_directml.package_version('torch'))}$", result.stdout, re.M), \
@@ -51,8 +63,47 @@ def test_not_installed_says_how_to_install(tmp_path):
     assert re.search(r"^torch-directml +not installed$", result.stdout, re.M), result.stdout
 
 
+@pytest.mark.parametrize("version, build", OTHER_BUILDS)
+def test_not_installed_with_another_builds_torch_says_the_flag_not_the_install(tmp_path, version, build):
+    line = assert_one_line_error(run_with(tmp_path, NOT_INSTALLED, torch_version=version),
+                                 f"torch-directml is not installed, and this torch ({version}) is {build}: run  "
+                                 "python verify_directml.py --allow-fallback", "do not install torch-directml")
+    assert "pip install" not in line, line
+
+
 def test_broken_install_says_how_to_repair(tmp_path):
     assert_one_line_error(run_with(tmp_path, BROKEN), "does not load", "undefined symbol", "--force-reinstall", "pip check")
+
+
+@pytest.mark.parametrize("version, build", OTHER_BUILDS[:2])
+def test_broken_install_beside_another_build_is_removed_not_reinstalled(tmp_path, version, build):
+    line = assert_one_line_error(run_with(tmp_path, BROKEN, torch_version=version), "does not load",
+                                 f"this torch ({version}) is {build}", "--allow-fallback",
+                                 "python -m pip uninstall torch-directml")
+    assert "--force-reinstall" not in line and "pip install" not in line, line
+
+
+def test_fallback_says_in_short_that_directml_is_missing(tmp_path):
+    result = run_with(tmp_path, NOT_INSTALLED, "--allow-fallback", torch_version="2.14.0+rocm10.1.0")
+    # The fallback runs next: it does not tell the reader to run what they ran (the CPU here, no ROCm).
+    assert "DirectML does not work here: torch-directml is not installed\n" in result.stdout, result.stdout
+    assert "--allow-fallback" not in result.stdout
+
+
+def test_missing_choose_device_is_one_line(tmp_path):
+    result = run_with(tmp_path, NOT_INSTALLED, "--allow-fallback", PYTHONSAFEPATH="1")  # no script folder on the path
+    assert_one_line_error(result, "choose_device.py is not next to this script", "save it")
+
+
+def test_a_failing_device_is_one_line(monkeypatch):
+    def fails(device):
+        # torch.AcceleratorError (a RuntimeError) as a ROCm build raises it (docs/troubleshooting.md)
+        raise RuntimeError("HIP error: device kernel image is invalid\nSearch for `hipErrorInvalidImage' in ...")
+
+    monkeypatch.setattr(verify_directml, "compare_with_cpu", fails)
+    with pytest.raises(verify_directml.VerificationError, match=r"^computing on cuda:0 failed: HIP error: device "
+                                                                 r"kernel image is invalid$"):
+        verify_directml.verify(torch.device("cuda", 0))
 
 
 def test_no_adapter_points_at_the_driver(tmp_path):
@@ -89,7 +140,7 @@ def test_fallback_verifies_another_device_and_exits_0(tmp_path):
 @pytest.fixture
 def no_directml(monkeypatch):
     """DirectML fails (as on a machine without it, whatever this one has); the fallback runs in-process."""
-    def fails():
+    def fails(torch_version):
         raise verify_directml.VerificationError("torch-directml is not installed in this Python (stand-in)")
 
     monkeypatch.setattr(verify_directml, "import_directml", fails)
@@ -139,9 +190,12 @@ def test_wrong_results_are_caught(monkeypatch):
         verify_directml.verify("cpu")
 
 
-def test_bad_arguments_exit_non_zero(tmp_path):
-    result = run_snippet("verify_directml.py", "--adapter", "first", cwd=tmp_path)
-    assert result.returncode == 2 and "invalid int value" in result.stderr
+@pytest.mark.parametrize("args, needle", [(["--adapter", "first"], "invalid int value: 'first'"),
+                                          (["--adaptor", "1"], "unrecognized arguments: --adaptor")])
+def test_bad_arguments_are_one_line(tmp_path, args, needle):
+    result = run_snippet("verify_directml.py", *args, cwd=tmp_path)
+    assert result.returncode == 2
+    assert_one_line_error(result, needle, "--help")
 
 
 @pytest.mark.directml
@@ -168,4 +222,6 @@ def test_without_fallback_a_newer_python_still_says_which_python_to_install(monk
     real_check = verify_directml.check_python
     monkeypatch.setattr(verify_directml, "check_python", lambda: real_check((3, 13)))
     assert verify_directml.main([]) == 1
-    assert "install Python 3.12 and create the environment again" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "for DirectML, install Python 3.12 and create the environment again" in err
+    assert "on ROCm, XPU, CUDA or the CPU, run  python verify_directml.py --allow-fallback" in err  # 3.13 is fine there

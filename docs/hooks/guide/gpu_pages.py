@@ -8,7 +8,7 @@
     {{ gpus.gfx_list }}         the glossary's list: each gfx target and its GPUs
     {{ gpus.card GFX }}         the GPUs of one gfx target
     {{ gpus.gfx_examples }}     the set-up page's gfx targets for AMD's command, but for the example's
-    {{ gpus.choices }}          the processors behind "AMD Radeon(TM) Graphics", each with its GPU
+    {{ gpus.choices KEY }}      the processors behind an ambiguous name ("graphics", "840mgraphics"), each with its GPU
 
 The install commands in {{ gpus.paths }} are read from docs/setup.md (setup.zh.md for the Chinese edition)
 at build time, fence by fence, so the chooser shows exactly what the set-up page shows. An unknown NAME
@@ -91,6 +91,7 @@ RECIPE_TEXT = {
         "steps": "Your recipe", "jump": "Your commands, in order:",
         "driver": "Install the current {driver}", "min_none": "the vendor's page names no minimum version",
         "min": "{min} or newer for this build",
+        "min_quoted": ": NVIDIA's release notes as others quote them; NVIDIA's [compatibility page]({source}) says 525 or newer",
         "python_own": "Create the environment with your Python {p}",
         "python_other": "{b} needs Python {a} – {z}; yours is {p}: install {v} beside it ([how]({how})), then create the environment with it",
         "python_none": "Install Python {v} ([how]({how})), then create the environment with it",
@@ -117,6 +118,7 @@ RECIPE_TEXT = {
         "steps": "你的步骤", "jump": "你的命令，按顺序：",
         "driver": "安装最新的{driver}", "min_none": "厂商页面没有写最低版本",
         "min": "这个构建需要 {min} 或更新",
+        "min_quoted": "：这是别人引用的 NVIDIA 发行说明中的数字；NVIDIA 的[兼容性页面]({source})只写了 525 或更新",
         "python_own": "用你的 Python {p} 创建环境",
         "python_other": "{b} 需要 Python {a} – {z}；你的是 {p}：另装一个 {v} 与之并存（[怎么装]({how})），再用它创建环境",
         "python_none": "安装 Python {v}（[怎么装]({how})），再用它创建环境",
@@ -290,7 +292,8 @@ def _driver(vendor: str, build: str | None = None) -> dict:
     driver = recipes.vendor_index()["drivers"]["microsoft" if vendor in {"qualcomm", "microsoft"} else vendor]
     minimum = driver["minimum"]
     return {"label": driver["label"], "url": driver["url"],
-            "min": minimum.get(build) if isinstance(minimum, dict) else minimum, "source": driver["source"]}
+            "min": minimum.get(build) if isinstance(minimum, dict) else minimum, "source": driver["source"],
+            "quoted": build in driver.get("minimum_quoted", [])}
 
 
 def _install_what(key: str, language: str) -> str:
@@ -501,13 +504,13 @@ def on_post_build(config):  # MkDocs hook signature
     build_scripts_zip(Path(config["site_dir"]))
 
 
-def choices(language: str) -> str:
-    """The processors behind an ambiguous name, each with the GPU it settles on."""
-    out = []
-    for gpu in gpus.load():
-        if gpu.ambiguous:
-            out += [f"- {c.label_zh if language == 'zh' else c.label}: {c.gpu}" for c in gpu.choices]
-    return "\n".join(out)
+def choices(language: str, key: str) -> str:
+    """The processors behind one ambiguous name (its key, as gpus.normalize gives it: "graphics" for
+    "AMD Radeon(TM) Graphics", "840mgraphics"), each with the GPU it settles on."""
+    found = [g for g in gpus.load() if g.ambiguous and key in g.keys()]
+    if len(found) != 1:
+        raise GpuPageError(f"gpus.choices {key}: no GPU with choices has this key")
+    return "\n".join(f"- {c.label_zh if language == 'zh' else c.label}: {c.gpu}" for c in found[0].choices)
 
 
 def render(markdown: str, language: str, script_url: str = "javascripts/chooser.js") -> str:
@@ -518,8 +521,8 @@ def render(markdown: str, language: str, script_url: str = "javascripts/chooser.
         if name == "chooser":
             return chooser(language, script_url)
         renderers = {"table": table, "paths": paths, "decision_table": decision_table, "gfx_list": gfx_list,
-                     "gfx_examples": gfx_examples, "choices": choices}
-        with_arg = {"backend_gpus": backend_gpus, "card": card}
+                     "gfx_examples": gfx_examples}
+        with_arg = {"backend_gpus": backend_gpus, "card": card, "choices": choices}
         if name in renderers and arg is None:
             return renderers[name](language)
         if name in with_arg and arg is not None:
