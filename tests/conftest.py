@@ -19,6 +19,17 @@ from run_requirements import skip_or_fail
 pytest_plugins = ["directml_policy", "run_summary", "browser_support"]
 
 
+def pytest_collection_modifyitems(config, items) -> None:
+    """Under pytest-xdist, the files that hold a slow test (the whole-site sweeps and the CI self-simulation,
+    minutes each) go to the workers first, and the many short files fill in behind them, so that no worker
+    starts a sweep while the others run out of work. (pyproject.toml's --no-loadscope-reorder keeps this
+    order: xdist would otherwise hand out the files with the most tests first, and these have few.)"""
+    if not hasattr(config, "workerinput"):
+        return
+    slow_files = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow_files)  # stable: each file's own order is kept
+
+
 @pytest.fixture(scope="session")
 def fashion_mnist_root(tmp_path_factory) -> Path:
     """A torchvision dataset root holding real Fashion-MNIST: <root>/FashionMNIST/raw/*-ubyte."""
