@@ -3,18 +3,31 @@ run's summary and the browser tests' fixtures are plugins."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 from typing import NamedTuple
 
 import pytest
+from filelock import FileLock
 
+import site_server
 from fetch_fashion_mnist import FILES, SOURCE, unpack
 from run_requirements import skip_or_fail
-from site_server import build
 
 # tests/ is on sys.path (pyproject.toml's pytest pythonpath), so the plugins import by name.
 pytest_plugins = ["directml_policy", "run_summary", "browser_support"]
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """Under pytest-xdist, the files that hold a slow test (the whole-site sweeps and the CI self-simulation,
+    minutes each) go to the workers first, and the many short files fill in behind them, so that no worker
+    starts a sweep while the others run out of work. (pyproject.toml's --no-loadscope-reorder keeps this
+    order: xdist would otherwise hand out the files with the most tests first, and these have few.)"""
+    if not hasattr(config, "workerinput"):
+        return
+    slow_files = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow_files)  # stable: each file's own order is kept
 
 
 @pytest.fixture(scope="session")
@@ -34,14 +47,30 @@ class BuiltSite(NamedTuple):
 
 
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory) -> BuiltSite:
+def built_site(request, tmp_path_factory) -> BuiltSite:
     """The site of this checkout, built ONCE per test run (without SITE_URL, as a local build) and shared by
     every test that reads the built site or serves it (browser_support's ``site``). Read it, never write
     into it. A failed build fails each test that asks for it, with MkDocs' output. The only other full
     build a run may make is the sub-path one (tests/site/test_site_subpath.py); tests/run_summary.py
-    fails a run that builds more."""
-    site = tmp_path_factory.mktemp("built-site")
-    result = build(site)
+    fails a run that builds more. Under pytest-xdist (``-n``) the workers share one build: the first to
+    ask builds it into the run's base folder, under a file lock, and the others read what it left."""
+    if not hasattr(request.config, "workerinput"):  # one process: its own base folder
+        site = tmp_path_factory.mktemp("built-site")
+        result = site_server.build(site)
+    else:  # an xdist worker: each has its own base folder under the run's
+        site, result = _build_once(tmp_path_factory.getbasetemp().parent / "built-site")
     if result.returncode != 0:
         pytest.fail(f"mkdocs build --strict failed:\n{result.stdout}{result.stderr}", pytrace=False)
     return BuiltSite(site, result)
+
+
+def _build_once(site: Path) -> tuple[Path, subprocess.CompletedProcess]:
+    """The build in ``site``, made by the first worker that gets here; the others wait on the lock and
+    read its result (exit status and output) from ``site``.json."""
+    record = site.with_suffix(".json")
+    with FileLock(site.with_suffix(".lock")):
+        if not record.is_file():
+            result = site_server.build(site)
+            record.write_text(json.dumps([result.returncode, result.stdout, result.stderr]), encoding="utf-8")
+        returncode, stdout, stderr = json.loads(record.read_text(encoding="utf-8"))
+    return site, subprocess.CompletedProcess(str(site), returncode, stdout, stderr)

@@ -1,11 +1,15 @@
 """The end of every run, as a pytest plugin (loaded by tests/conftest.py): the torch it tested, what
 happened to the site's code and shell blocks (how many ran, which were skipped or are manual, and why),
 and how many times the run built the site: more than site_server.MAX_BUILDS fails the run.
+
+Under pytest-xdist (``-n``) the reports reach the controller, which prints this summary; each worker sends
+the builds it made (site_server.BUILDS) in its workeroutput when it ends, and the controller counts them all.
 """
 
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -43,10 +47,24 @@ def too_many_builds() -> str | None:
             f"use the built_site fixture (tests/conftest.py). Builds: {builds}")
 
 
+WORKER_BUILDS = "run_summary.builds"
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_sessionfinish(session, exitstatus) -> None:
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:  # an xdist worker: the controller counts and judges
+        workeroutput[WORKER_BUILDS] = [(str(folder), urls) for folder, urls in site_server.BUILDS]
+        return
     if too_many_builds() and exitstatus == pytest.ExitCode.OK:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error) -> None:
+    """xdist's controller, as each worker ends: the builds that worker made count as this run's."""
+    builds = getattr(node, "workeroutput", {}).get(WORKER_BUILDS, [])
+    site_server.BUILDS.extend((Path(folder), urls) for folder, urls in builds)
 
 
 def _reason(report) -> str:

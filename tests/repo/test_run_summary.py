@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -22,16 +23,24 @@ def test_build_{n}(tmp_path):
 """
 
 
-def run_with_builds(tmp_path: Path, builds: int) -> subprocess.CompletedProcess:
-    """A pytest run of ``builds`` such tests, with the run summary plugin (tests/ and docs/hooks/ importable, as pyproject.toml sets them)."""
-    tests = tmp_path / "test_building.py"
-    tests.write_text("".join(BUILDING.format(n=n) for n in range(builds)), encoding="utf-8")
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(str(ROOT / p) for p in ("tests", "tests/tools", "docs/hooks")))
+def nested_run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+    """pytest in tmp_path with the run summary plugin (tests/ and docs/hooks/ importable, as pyproject.toml
+    sets them, and tmp_path: a plugin written there loads with -p), then what this run's PYTHONPATH holds."""
+    paths = [str(ROOT / p) for p in ("tests", "tests/tools", "docs/hooks")] + [str(tmp_path)]
+    paths += [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(paths))
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "run_summary",
-         "--rootdir", str(tmp_path), str(tests)],
+         "--import-mode=importlib", "--rootdir", str(tmp_path), *args],
         cwd=tmp_path, capture_output=True, text=True, timeout=120, env=env,
     )  # fmt: skip
+
+
+def run_with_builds(tmp_path: Path, builds: int, *args: str) -> subprocess.CompletedProcess:
+    """A pytest run of ``builds`` such tests."""
+    tests = tmp_path / "test_building.py"
+    tests.write_text("".join(BUILDING.format(n=n) for n in range(builds)), encoding="utf-8")
+    return nested_run(tmp_path, *args, str(tests))
 
 
 def test_a_run_with_a_third_build_fails(tmp_path):
@@ -44,6 +53,57 @@ def test_two_builds_pass_and_are_counted(tmp_path):
     result = run_with_builds(tmp_path, 2)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "full builds of the site: 2 (at most 2)" in result.stdout, result.stdout
+
+
+def test_under_xdist_the_controller_counts_every_workers_builds(tmp_path):
+    """With -n 2 (the README's command) the builds happen in the workers; the controller's summary counts
+    them all, and a third still fails the run."""
+    result = run_with_builds(tmp_path, 3, "-n", "2", "--dist", "load")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "3 passed" in result.stdout and "built 3 times, at most 2" in result.stdout, result.stdout
+    result = run_with_builds(tmp_path, 2, "-n", "2", "--dist", "load")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "full builds of the site: 2 (at most 2)" in result.stdout, result.stdout
+
+
+# A plugin: tests/conftest.py's built_site, with site_server.build replaced by a stand-in that takes a second (so
+# that both workers ask for the site while it is being built) and refuses to build into a folder twice.
+SHARED_BUILD = """
+import subprocess, time
+import site_server
+from conftest import built_site  # noqa: F401 - the fixture under test
+
+def stand_in(site_dir, **urls):
+    site_server.BUILDS.append((site_dir, dict(urls)))
+    time.sleep(1)
+    site_dir.mkdir(parents=True)
+    (site_dir / "index.html").write_text("built", encoding="utf-8")
+    return subprocess.CompletedProcess("stand-in", 0, "stand-in output", "")
+
+site_server.build = stand_in
+"""
+READING = """
+import os
+
+def test_reads_{n}(built_site):
+    assert (built_site.path / "index.html").read_text(encoding="utf-8") == "built"
+    assert built_site.result.returncode == 0 and built_site.result.stdout == "stand-in output"
+    print("site at", built_site.path, "for", os.environ.get("PYTEST_XDIST_WORKER"))
+"""
+
+
+def test_under_xdist_the_workers_share_one_build(tmp_path):
+    """Two workers, a file each (--dist loadfile, as the README's command), both asking for built_site:
+    one builds, the other waits and reads the same site and the same result."""
+    (tmp_path / "stand_in_build.py").write_text(SHARED_BUILD, encoding="utf-8")
+    for name in ("a", "b"):
+        (tmp_path / f"test_{name}.py").write_text("".join(READING.format(n=n) for n in range(2)), encoding="utf-8")
+    result = nested_run(tmp_path, "-p", "stand_in_build", "-n", "2", "--dist", "loadfile", "-rP", "test_a.py", "test_b.py")
+    out = result.stdout + result.stderr
+    assert result.returncode == 0, out
+    assert "4 passed" in result.stdout and "full builds of the site: 1 (at most 2)" in result.stdout, out
+    sites = set(re.findall(r"site at (\S+) for (gw\d)", out))
+    assert len({site for site, _ in sites}) == 1 and len({worker for _, worker in sites}) == 2, out
 
 
 def _builds_mkdocs(node: ast.Call) -> bool:
