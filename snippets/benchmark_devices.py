@@ -27,6 +27,7 @@ from mnist_data import (
     ArgumentParser,
     DatasetError,
     add_data_options,
+    epoch_generator,
     load_dataset,
     positive_float,
     positive_int,
@@ -70,7 +71,7 @@ def timed_run(device, data, epochs, batch_size, lr, seed, warmup_steps):
     seconds = []
     for epoch in range(1, epochs + 1):
         # same batch order everywhere
-        generator = torch.Generator().manual_seed(seed * 100_000 + epoch)
+        generator = epoch_generator(seed, epoch)
         synchronize(device, model)
         started = time.perf_counter()
         train_one_epoch(

@@ -41,6 +41,7 @@ from mnist_data import (
     ArgumentParser,
     DatasetError,
     add_data_options,
+    epoch_generator,
     load_dataset,
     positive_int,
 )
@@ -273,7 +274,7 @@ def timed_run(device: torch.device, data, args) -> dict:
     test_x, test_y = test_x.to(device), test_y.to(device)
     epochs = []
     for epoch in range(1, args.epochs + 1):
-        generator = torch.Generator().manual_seed(SEED * 100_000 + epoch)
+        generator = epoch_generator(SEED, epoch)
         synchronize(device, model)
         started = time.perf_counter()
         loss = train_one_epoch(

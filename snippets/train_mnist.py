@@ -33,6 +33,7 @@ from mnist_data import (
     DatasetError,
     add_data_options,
     batches,
+    epoch_generator,
     load_dataset,
     positive_float,
     positive_int,
@@ -319,29 +320,42 @@ def previous_run(args: argparse.Namespace):
             f"or delete it (or pass another --checkpoint) to start again"
         )
     checkpoint = load_checkpoint(path)
-    saved = checkpoint["settings"]
+    saved, wanted = checkpoint["settings"], settings_of(args)
     for key in ("model", "dataset", "limit_train"):
-        if saved.get(key) != settings_of(args)[key]:
+        if saved.get(key) != wanted[key]:
             raise CheckpointError(
                 f"{path} was made with {key}={saved.get(key)!r}, "
-                f"not {settings_of(args)[key]!r}: pass the same settings, "
+                f"not {wanted[key]!r}: pass the same settings, "
                 "or another --checkpoint to start again"
             )
     return checkpoint
 
 
-def train(args: argparse.Namespace) -> int:
-    checkpoint = previous_run(args)
-    history = checkpoint["history"] if checkpoint else []
-    first_epoch = checkpoint["epoch"] + 1 if checkpoint else 1
-    if first_epoch > args.epochs:
-        print(
-            f"{args.checkpoint} already holds {first_epoch - 1} epochs "
-            f"(test accuracy {history[-1]['accuracy']:.4f}): "
-            "nothing to do; raise --epochs to train more"
-        )
-        return 0
+# --8<-- [start:prepare]
+def restore(model, optimizer, checkpoint: dict, path: Path) -> None:
+    """Give the model and the optimizer the state saved in ``checkpoint``.
+    Raises CheckpointError.
+    """
+    try:
+        model.load_state_dict(checkpoint["model"])
+        # moves its state to the parameters' device
+        optimizer.load_state_dict(checkpoint["optimizer"])
+    except (RuntimeError, ValueError, KeyError) as error:
+        raise CheckpointError(
+            f"{path} does not fit this model: "
+            f"{str(error).splitlines()[0][:100]}"
+        ) from None
+    accuracy = checkpoint["history"][-1]["accuracy"]
+    print(
+        f"resuming after epoch {checkpoint['epoch']} "
+        f"(test accuracy {accuracy:.4f}) from {path}"
+    )
 
+
+def prepare(args: argparse.Namespace, checkpoint: dict | None):
+    """The device, the data on it, and the model and its optimizer,
+    restored from ``checkpoint`` if there is one.
+    """
     device, reason = choose_device(args.device)
     print(f"device: {device}  ({reason})")
     train_images, train_labels, test_images, test_labels = load_dataset(
@@ -363,39 +377,30 @@ def train(args: argparse.Namespace) -> int:
     model = LeNet().to(device)
     optimizer = torch.optim.Adam(model.parameters(), lr=args.lr)
     if checkpoint:
-        try:
-            model.load_state_dict(checkpoint["model"])
-            # moves its state to the parameters' device
-            optimizer.load_state_dict(checkpoint["optimizer"])
-        except (RuntimeError, ValueError, KeyError) as error:
-            raise CheckpointError(
-                f"{args.checkpoint} does not fit this model: "
-                f"{str(error).splitlines()[0][:100]}"
-            ) from None
-        print(
-            f"resuming after epoch {checkpoint['epoch']} "
-            f"(test accuracy {history[-1]['accuracy']:.4f}) from "
-            f"{args.checkpoint}"
-        )
+        restore(model, optimizer, checkpoint, args.checkpoint)
 
     # The data goes to the device once; every batch is then picked from
     # tensors that are already there.
-    train_images, train_labels = (
-        train_images.to(device),
-        train_labels.to(device),
-    )
-    test_images, test_labels = (
-        test_images.to(device),
-        test_labels.to(device),
-    )
+    data = (train_images, train_labels, test_images, test_labels)
+    return device, model, optimizer, [tensor.to(device) for tensor in data]
 
+
+# --8<-- [end:prepare]
+
+
+# --8<-- [start:epochs]
+def train_epochs(args, device, model, optimizer, data, checkpoint):
+    """Train from the epoch after ``checkpoint`` (or from epoch 1) up to
+    --epochs, saving a checkpoint after each. Returns the history.
+    """
+    train_images, train_labels, test_images, test_labels = data
+    history = checkpoint["history"] if checkpoint else []
+    first_epoch = checkpoint["epoch"] + 1 if checkpoint else 1
+    settings = settings_of(args)
     for epoch in range(first_epoch, args.epochs + 1):
-        # The batch order depends only on the seed and the epoch, so a
-        # resumed run repeats it exactly. The generator lives on the CPU:
-        # DirectML has none (microsoft/DirectML#374).
-        generator = torch.Generator().manual_seed(
-            args.seed * 100_000 + epoch
-        )
+        # The same seed and epoch give the same batch order: a resumed run
+        # repeats what an uninterrupted one would have done.
+        generator = epoch_generator(args.seed, epoch)
         synchronize(device, model)
         started = time.perf_counter()
         loss = train_one_epoch(
@@ -423,7 +428,7 @@ def train(args: argparse.Namespace) -> int:
             args.checkpoint,
             {
                 "format": CHECKPOINT_FORMAT,
-                "settings": settings_of(args),
+                "settings": settings,
                 "epoch": epoch,
                 "history": history,
                 "model": model.state_dict(),
@@ -436,7 +441,24 @@ def train(args: argparse.Namespace) -> int:
             f"(saved {args.checkpoint})",
             flush=True,
         )
+    return history
 
+
+# --8<-- [end:epochs]
+
+
+def train(args: argparse.Namespace) -> int:
+    """Continue the checkpoint or start afresh, and train up to --epochs."""
+    checkpoint = previous_run(args)
+    if checkpoint and checkpoint["epoch"] >= args.epochs:
+        print(
+            f"{args.checkpoint} already holds {checkpoint['epoch']} epochs "
+            f"(test accuracy {checkpoint['history'][-1]['accuracy']:.4f}): "
+            "nothing to do; raise --epochs to train more"
+        )
+        return 0
+    device, model, optimizer, data = prepare(args, checkpoint)
+    history = train_epochs(args, device, model, optimizer, data, checkpoint)
     total = sum(entry["seconds"] for entry in history)
     epochs = f"{args.epochs} epoch" + ("s" if args.epochs != 1 else "")
     print(

@@ -24,6 +24,7 @@ from mnist_data import (
     ArgumentParser,
     DatasetError,
     add_data_options,
+    epoch_generator,
     load_dataset,
     positive_int,
 )
@@ -88,8 +89,8 @@ def train_in_notebook(
     optimizer = torch.optim.Adam(model.parameters(), lr=learning_rate)
     accuracies = []
     for epoch in range(1, epochs + 1):
-        # on the CPU: DirectML has none
-        generator = torch.Generator().manual_seed(seed * 100_000 + epoch)
+        # the same seed and epoch give the same batch order
+        generator = epoch_generator(seed, epoch)
         loss = train_one_epoch(
             model,
             optimizer,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 
 import pytest
@@ -48,6 +49,73 @@ def test_batches_shuffle_reproducibly_and_cover_everything():
     assert all(torch.equal(x.flatten(), y.float()) for x, y in first)  # images stay paired with labels
     in_order = torch.cat([b[1] for b in mnist_data.batches(images, labels, 4)])
     assert in_order.tolist() == list(range(10))
+
+
+def order(seed: int, epoch: int, count: int = 1000) -> list[int]:
+    """The labels of one epoch's batches, in the order batches() serves them (labels 0..count-1)."""
+    images, labels = torch.zeros(count, 1), torch.arange(count)
+    generator = mnist_data.epoch_generator(seed, epoch)
+    return torch.cat([b[1] for b in mnist_data.batches(images, labels, 64, generator)]).tolist()
+
+
+def test_epoch_generator_gives_the_same_batch_order_for_the_same_seed_and_epoch():
+    assert order(3, 2) == order(3, 2)
+    assert sorted(order(3, 2)) == list(range(1000))  # a shuffle of every image, each once
+    # Each epoch of each seed has its own order (a resumed run must not replay epoch 1's).
+    orders = {tuple(order(seed, epoch)) for seed in range(4) for epoch in range(1, 31)}
+    assert len(orders) == 4 * 30
+    # The order checkpoints saved before epoch_generator existed were trained with: a run resumed from
+    # one still repeats what an uninterrupted run would have done.
+    legacy = torch.Generator().manual_seed(3 * 100_000 + 2)
+    assert order(3, 2) == torch.randperm(1000, generator=legacy).tolist()
+
+
+def tiny_data(*_args, **_kwargs):
+    """Stands in for load_dataset: 96 training and 20 test images on the CPU."""
+    return torch.randn(96, 1, 28, 28), torch.arange(96) % 10, torch.randn(20, 1, 28, 28), torch.arange(20) % 10
+
+
+def train_mnist_run(module, tmp_path):
+    module.main(["--seed", "7", "--epochs", "2", "--batch-size", "32", "--device", "cpu",
+                 "--checkpoint", str(tmp_path / "lenet.pt")])
+
+
+def notebook_run(module, tmp_path):
+    module.train_in_notebook("mnist", tmp_path, False, epochs=2, batch_size=32, learning_rate=1e-3, seed=7)
+
+
+def benchmark_run(module, tmp_path):
+    module.timed_run(torch.device("cpu"), tiny_data(), 2, 32, 1e-3, 7, warmup_steps=1)
+
+
+def report_run(module, tmp_path):
+    module.timed_run(torch.device("cpu"), tiny_data(), argparse.Namespace(epochs=2, dataset="mnist"))
+
+
+@pytest.mark.parametrize("caller, run", [
+    ("train_mnist", train_mnist_run),
+    ("train_mnist_notebook", notebook_run),
+    ("benchmark_devices", benchmark_run),
+    ("report", report_run),
+])
+def test_every_training_loop_shuffles_with_epoch_generator(caller, run, monkeypatch, tmp_path, capsys):
+    """The pages promise the same batch order in every script: each epoch loop takes its generator from
+    mnist_data.epoch_generator, never from a formula of its own."""
+    module = load_snippet(caller)
+    asked = []
+
+    def spy(seed, epoch):
+        asked.append((seed, epoch))
+        return mnist_data.epoch_generator(seed, epoch)
+
+    monkeypatch.setattr(module, "epoch_generator", spy)
+    if hasattr(module, "load_dataset"):
+        monkeypatch.setattr(module, "load_dataset", tiny_data)
+    monkeypatch.setenv("TORCH_DEVICE", "cpu")
+    if caller == "report":
+        monkeypatch.setattr(module, "SEED", 7)
+    run(module, tmp_path)
+    assert asked == [(7, 1), (7, 2)], capsys.readouterr()
 
 
 def test_missing_dataset_is_one_line(tmp_path):

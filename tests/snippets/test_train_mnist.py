@@ -204,6 +204,19 @@ def test_resume_continues_to_more_epochs(capsys, fashion_mnist_root, good_checkp
 
 
 
+def test_a_finished_checkpoint_needs_no_device_and_no_data(capsys, monkeypatch, fashion_mnist_root,
+                                                           good_checkpoint):
+    """train() decides there is nothing to do before prepare() picks a device or loads the data."""
+    for name in ("choose_device", "load_dataset"):
+        monkeypatch.setattr(train_mnist, name, lambda *a, name=name, **k: pytest.fail(f"{name}() was called"))
+    before = good_checkpoint.read_bytes()
+    code, out, err = run_main(capsys, *small_run(fashion_mnist_root, "--epochs", "1", "--limit-train", "500",
+                                                 "--resume"))
+    assert code == 0, err
+    assert "already holds 1 epochs" in out and "nothing to do" in out
+    assert good_checkpoint.read_bytes() == before
+
+
 def test_broken_checkpoints_are_refused_and_left_alone(capsys, fashion_mnist_root, good_checkpoint):
     args = small_run(fashion_mnist_root, "--epochs", "2", "--limit-train", "500", "--resume")
     data = good_checkpoint.read_bytes()
