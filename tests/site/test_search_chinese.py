@@ -61,6 +61,9 @@ QUERIES = {
     "torch选择的是cpu版": (("zh/setup/#other-back-ends-amd-rocm-intel-xpu-nvidia-cuda-cpu",), "MarcelLeon/key-face-frame#2: 自动安装的torch选择的是cpu版"),
     "MNIST 下载不了": ("zh/mnist-training/#when-the-download-hosts-are-unreachable", "review 2026-12, top fix 7 (MNIST hosts unreachable from China)"),
     "PyCharm 添加本地解释器": ("zh/pycharm/#2-add-the-environments-interpreter", "review 2026-12, top fix 5 (PyCharm in Chinese)"),
+    # model numbers glued to their letters (docs/overrides/partials/search_query.html, splitModels)
+    "RX580": ((WHICH_GPU,), "review 2026-12-chinese-2 §6: RX580 / 7900XTX / 9070XT listed 0 sections"),
+    "9070XT": ((WHICH_GPU,), "review 2026-12-chinese-2 §6: RX580 / 7900XTX / 9070XT listed 0 sections"),
 }
 
 

@@ -41,7 +41,23 @@ EVAL = Path(__file__).with_name("search_eval.yml")
 #   + the 13 new sections of issue 31 (they compete on the same page; two titles and one block reworded so that
 #     they do not win on words every message has: "out of memory", "has no attribute"):
 #                                              en 60/80, 73/80   zh 22/33, 23/33
-FLOORS = {"en": (75, 91), "zh": (66, 69)}  # per cent: first, within three
+# Then the query side (docs/overrides/partials/search_query.html), one mechanism at a time, 2026-12-02:
+#   + a Chinese run cut into the index's own words before Material's segmenter; a typed query's one-character
+#     words optional; a typed query with fewer than three sections re-run with its words optional:
+#                                              en 60/80, 73/80   zh 22/33, 24/33
+#   + stems (plural, -ing; -ed too: en 60/80, 73/80, left out), a lower-case class name by its parts, model
+#     numbers split:                           en 60/80, 74/80   zh 22/33, 24/33
+#   + a table of equivalent wordings, with the back-end's names (DirectML, dml, privateuseone, torch-directml)
+#     among them:                              en 60/80, 71/80   zh 24/33, 26/33
+#     without that group (every DirectML section holds "directml"), a signed HRESULT searched as hex:
+#                                              en 61/80, 76/80   zh 24/33, 26/33
+#   + a word stemmed only when the index lacks it as written ("Windows" was searched as "window*"):
+#     (AMD/Radeon/A卡 and NVIDIA/N卡 left out of the table: unchanged here, but A卡 lost the GPU table,
+#     tests/site/test_search_chinese.py)
+#                                              en 63/80, 76/80   zh 24/33, 26/33
+#   (the relaxed answer alone for a typed query with fewer than three sections: zh 25/33, 27/33, but three
+#   of test_search_chinese.py's queries lost their section: left out)
+FLOORS = {"en": (78, 95), "zh": (72, 78)}  # per cent: first, within three
 
 
 def load_eval(path: Path = EVAL) -> dict[str, list[dict]]:
@@ -155,3 +171,59 @@ def test_a_chinese_title_typed_whole_comes_first(site, browser):
     found = sections_for(page, "显存不足")
     page.close()
     assert found[:1] == ["zh/troubleshooting/#out-of-gpu-memory"], found[:3]
+
+
+# What the page hands Material's worker for a query (the last QUERY message), recorded before the page's scripts run.
+RECORD_QUERIES = """
+window.guideQueries = [];
+const guidePost = Worker.prototype.postMessage;
+Worker.prototype.postMessage = function (message) {
+  if (message && message.type === 2) window.guideQueries.push(message.data);
+  return guidePost.apply(this, arguments);
+};
+"""
+
+# (edition, what the reader typed or pasted, words the query sent to the worker must hold, words it must not)
+QUERY_SHAPES = [
+    # Model numbers glued to their letters are split as the pages write them.
+    ("en", "RX580", ["RX 580"], ["RX580"]),
+    ("en", "rx6700xt is not detected", ["6700^1"], ["6700xt"]),
+    # A word the index lacks as written is searched by its stem (Material adds the wildcard); one it holds,
+    # whole ("Windows", not "window*").
+    ("en", "D3D12: Removing Device on Windows 11", ["Remov ", "Device^1", "Windows^1"], ["Window "]),
+    # A lower-case class name by its parts; a signed HRESULT as the hex the pages quote.
+    ("en", "Can't download pytorch/ timeouterror", ["timeout", "error"], []),
+    ("en", "torch_directml Unknown error -2147024809 on WSL2", ["0x80070057^1"], []),
+    # Equivalent wordings: a graphics card is a GPU; on a Chinese page 显卡 too.
+    ("en", "my integrated graphics card is used", ["GPU^1", "iGPU^1"], ["显卡"]),
+    ("zh", "为什么会使用核显推理", ["核显\u3007", "iGPU^1", "集成显卡\u3007"], []),
+    # A Chinese run is cut into the index's words, even one whose first character begins none of them
+    # (Material's segmenter sent "难道说我以后遇到的问题都没法通过目前的" to lunr as one word).
+    ("zh", "难道说我以后遇到的问题都没法通过目前的wifi网络访问pip的清华源了吗", ["网络\u3007", "清华源\u3007"],
+     ["难道说我以后"]),
+]
+
+
+@pytest.mark.parametrize("edition_name,text,holds,lacks", QUERY_SHAPES)
+def test_the_query_is_read_by_mechanism(site, browser, edition_name, text, holds, lacks):
+    _, base = site
+    page = browser.new_page()
+    page.add_init_script(RECORD_QUERIES)
+    page.goto(base + ("zh/" if edition_name == "zh" else ""))
+    sections_for(page, text)
+    sent = page.evaluate("window.guideQueries")[-1] + " "
+    page.close()
+    missing = [w for w in holds if w not in sent]
+    present = [w for w in lacks if w in sent]
+    assert not missing and not present, f"{text!r} was sent as {sent!r}: lacks {missing}, holds {present}"
+
+
+def test_a_model_number_glued_to_its_letters_finds_the_gpu_table(site, browser):
+    """"RX580" typed on an English page lists the section on which GPU takes which route (the Chinese edition:
+    tests/site/test_search_chinese.py); unsplit, lunr searched "rx580*", a word no page holds."""
+    _, base = site
+    page = browser.new_page()
+    page.goto(base)
+    found = sections_for(page, "RX580")
+    page.close()
+    assert "why-directml/#which-one-for-your-gpu" in found[:3], found[:3]
