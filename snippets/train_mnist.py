@@ -452,7 +452,7 @@ def train(args: argparse.Namespace) -> int:
     checkpoint = previous_run(args)
     if checkpoint and checkpoint["epoch"] >= args.epochs:
         print(
-            f"{args.checkpoint} already holds {checkpoint['epoch']} epochs "
+            f"{args.checkpoint} is already at epoch {checkpoint['epoch']} "
             f"(test accuracy {checkpoint['history'][-1]['accuracy']:.4f}): "
             "nothing to do; raise --epochs to train more"
         )

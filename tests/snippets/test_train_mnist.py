@@ -142,7 +142,7 @@ def test_killed_at_any_moment_a_resumed_run_loses_nothing(fashion_mnist_root, tm
     # 5. Run again: everything is done, nothing changes.
     again = run_snippet("train_mnist.py", *args, cwd=work)
     assert again.returncode == 0, again.stderr
-    assert "already holds 4 epochs" in again.stdout
+    assert "is already at epoch 4" in again.stdout
 
 
 # ---- bad input: one line on stderr, non-zero exit, and the existing checkpoint left as it was ----
@@ -213,7 +213,7 @@ def test_a_finished_checkpoint_needs_no_device_and_no_data(capsys, monkeypatch, 
     code, out, err = run_main(capsys, *small_run(fashion_mnist_root, "--epochs", "1", "--limit-train", "500",
                                                  "--resume"))
     assert code == 0, err
-    assert "already holds 1 epochs" in out and "nothing to do" in out
+    assert "is already at epoch 1" in out and "nothing to do" in out
     assert good_checkpoint.read_bytes() == before
 
 
