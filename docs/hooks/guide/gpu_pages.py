@@ -150,7 +150,7 @@ RECIPE_TEXT = {
         "policy": "PowerShell 提示禁止运行脚本？[一行命令解决]({policy})。",
         "install": "为这块显卡安装 PyTorch", "install_rocm": "AMD 为 {gfx} 提供的 wheel",
         "install_cuda": {"cu130": "CUDA 13.0 构建（Turing 及更新）",
-                         "cu126": "CUDA 12.6 构建：最后一个带 Maxwell、Pascal、Volta 内核的构建（PyTorch 2.14）"},
+                         "cu126": "CUDA 12.6 构建：最后一个带 Maxwell、Pascal、Volta kernel 的构建（PyTorch 2.14）"},
         "unsettled": {"amd-rocm": "AMD 命令文件的两个存档版本对 torchvision 写法不一（0.29 或 0.29.0a0）；这里用 0.29.0a0，AMD 的其他说明也列这个版本。",
                       "pytorch-xpu": "PyTorch 这里不锁定版本：pip 取其 XPU 索引上的最新版。",
                       "pytorch-cuda": "PyTorch 这里不锁定版本：pip 取该 CUDA 索引上的最新版。"},
