@@ -55,14 +55,14 @@ def _download(name: str, data_dir: Path) -> None:
 
     torchvision's download=True does the same, but its error spans many
     lines (or prints the cause elsewhere): this one raises DatasetError with
-    the folder and the first cause, in one line.
+    the folder and each mirror's cause, in one line.
     """
     dataset_class = DATASETS[name]
     raw = data_dir / dataset_class.__name__ / "raw"
     for filename, md5 in dataset_class.resources:
         if (raw / filename.removesuffix(".gz")).is_file():
             continue
-        first_cause = None
+        causes = []  # each mirror's: one may refuse, the next time out
         for mirror in dataset_class.mirrors:
             try:
                 download_and_extract_archive(
@@ -77,14 +77,11 @@ def _download(name: str, data_dir: Path) -> None:
                 reason = (
                     error.reason if isinstance(error, URLError) else error
                 )
-                first_cause = (
-                    first_cause
-                    or f"{mirror}{filename}: {_one_line(reason)}"
-                )
+                causes.append(f"{mirror}{filename}: {_one_line(reason)}")
         else:
             raise DatasetError(
                 f"cannot download {name} into {raw} "
-                f"(no internet?): {first_cause}"
+                f"(no internet?): {'; '.join(causes)}"
             )
 
 

@@ -54,6 +54,7 @@ def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -
     sentence removed, so that the browser draws no space between two Chinese characters (guide.cjk_join)."""
     html = notebook_page.on_page_content(html, page, config, files)
     html = cjk_join.on_page_content(html, page, config, files)
+    html = i18n.on_page_content(html, page, config, files)  # heading links titled in Chinese
     html = search_boost.on_page_content(html, page, config, files)
     html = code_spans.on_page_content(html, page, config, files)
     return code_heights.on_page_content(html, page, config, files)

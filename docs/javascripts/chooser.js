@@ -21,12 +21,14 @@
     which: "是哪一块？",
     how: "不知道？任务管理器的“性能”页或 dxdiag 会显示型号；本指南的 doctor.py 会打印带显卡名称的链接。",
     path: "Windows {w} 上的路线：", fallback: "不行时：", same: "没有别的 GPU 后端。", stop: "。", colon: "：",
+    comma: "，", open: "（", close: "）",
     py: "{b} 需要 Python {a} – {z}；你的是 {p}：装一个 {v} 与之并存即可。", facts: "此显卡的各后端",
   } : {
     none: "No GPU of the table matches ", find: "See the name Windows gives it with this guide's doctor.py or dxdiag, or look it up under Every GPU below.",
     which: "Which one is it?",
     how: "Not sure? Task Manager's Performance tab or dxdiag names it; this guide's doctor.py prints a link with the GPU's name.",
     path: "Your path on Windows {w}: ", fallback: "If it fails: ", same: "No other GPU back-end.", stop: ". ", colon: ":",
+    comma: ", ", open: " (", close: ")",
     py: "{b} needs Python {a} – {z}; yours is {p}: install {v} beside it.", facts: "This GPU's back-ends",
   };
   const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, k) => (k in values ? values[k] : "{" + k + "}"));
@@ -99,8 +101,8 @@
     const vendor = path === "cpu" ? "microsoft" : gpu.vendor;
     const driver = data.drivers[install && install.build ? "nvidia:" + install.build : vendor] || data.drivers.microsoft;
     step(sentence("p", fill(R.driver, { driver: "[" + driver.label + "](" + driver.url + ")" })
-      + " (" + (driver.min ? fill(R.min, { min: driver.min }) + (driver.quoted ? fill(R.min_quoted, { source: driver.source }) : "")
-        : R.min_none) + ")" + T.stop.trim()));
+      + T.open + (driver.min ? fill(R.min, { min: driver.min }) + (driver.quoted ? fill(R.min_quoted, { source: driver.source }) : "")
+        : R.min_none) + T.close + T.stop.trim()));
     // 2. Python and the environment.
     const [python, own] = pythonFor(path, s.py);
     const range = data.backends[path].python || ["3.10", "3.14"];
@@ -112,7 +114,7 @@
       code(`py -${python} -m venv .venv\n.venv\\Scripts\\activate.bat`, R.cmd),
       sentence("p", fill(R.policy, { policy: L.policy })));
     // 3. The install command built for this GPU; in the Chinese edition, its mirror form (or why there is none).
-    const three = step(el("p", R.install + (install.what ? " (" + install.what + ")" : "") + T.colon), code(install.cmd));
+    const three = step(el("p", R.install + (install.what ? T.open + install.what + T.close : "") + T.colon), code(install.cmd));
     if (install.note) three.append(el("p", install.note, "chooser-note"));
     if (zh) {
       if (install.mirror) three.append(sentence("p", fill(R.mirror, { china: L.china })), code(install.mirror));
@@ -150,7 +152,7 @@
       return showPaths(null);
     }
     const gpu = found[0];
-    const title = el("p"); title.append(el("strong", gpu.name), " \u2014 " + gpu.family + (gpu.gfx ? ", " + gpu.gfx : ""));
+    const title = el("p"); title.append(el("strong", gpu.name), " \u2014 " + gpu.family + (gpu.gfx ? T.comma + gpu.gfx : ""));
     answer.append(title);
     if (gpu.choices.length) {
       answer.append(el("p", gpu.question), list(gpu.choices.map(([label, target]) => [link(target, s), " \u2014 " + label])), el("p", T.how));
@@ -177,7 +179,7 @@
       const details = el("details"); details.append(el("summary", T.facts));
       details.append(list(gpu.support.map(([b, status, url, note]) => {
         const a = el("a", status); a.href = url;
-        return [data.backends[b].label + ": ", a, note ? " (" + note + ")" : ""];
+        return [data.backends[b].label + (zh ? "\uff1a" : ": "), a, note ? T.open + note + T.close : ""];
       })));
       answer.append(details);
     }

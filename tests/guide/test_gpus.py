@@ -145,3 +145,17 @@ def test_unknown_placeholder_fails():
         gpu_pages.render("{{ gpus.nonsense }}", "en")
     with pytest.raises(gpu_pages.GpuPageError, match="no GPU of the table has that gfx target"):
         gpu_pages.render("{{ gpus.card gfx9999 }}", "en")
+
+
+def test_the_chinese_chooser_names_each_family_in_chinese():
+    """The zh chooser and GPU list show each family label with Chinese brackets and commas, and no English word
+    (a lowercase Latin word: names such as Navi or Ryzen are capitalized): gpu_pages.FAMILY_ZH translates
+    the labels that have one (the Chinese review of 2026-12, minor 32)."""
+    import re
+
+    data = gpu_pages.chooser_data("zh")
+    for entry in data["gpus"]:
+        label = entry["family"]
+        assert not re.search(r"(?<![A-Za-z])[a-z]{2,}", label), f"{entry['name']}: English in {label!r}"
+        assert " (" not in label and ", " not in label, f"{entry['name']}: half-width punctuation in {label!r}"
+    assert [e["family"] for e in gpu_pages.chooser_data("en")["gpus"]] == [g.family for g in gpus.load()]

@@ -116,6 +116,8 @@ CHINESE_WINDOWS = {
     "OSError: [WinError 4551] 应用程序控制策略已阻止此文件。": "troubleshooting/#winerror-4551-smart-app-control",
     'OSError: [WinError 193] %1 不是有效的 Win32 应用程序。 Error loading "...\\torch\\lib\\cublas64_12.dll" or one of its dependencies.':
         "troubleshooting/#winerror-193",
+    "python : 无法将“python”项识别为 cmdlet、函数、脚本文件或可运行程序的名称。": "setup/#2-create-the-environment-and-install-torch-directml",
+    "RuntimeError: GPU 设备实例已经暂停。使用 GetDeviceRemovedReason 以确定相应的措施。": "troubleshooting/#the-device-was-removed",
 }
 CJK = re.compile(r"[\u4e00-\u9fff]")
 

@@ -53,10 +53,10 @@ TEXT = {
     },
     "zh": {
         "backend": {"directml": "torch-directml（本指南）", "rocm": "AMD 的 Windows 版 PyTorch（ROCm）",
-                    "therock": "TheRock 每夜构建包", "xpu": "PyTorch XPU", "cuda": "PyTorch CUDA",
+                    "therock": "TheRock nightly（每日构建）包", "xpu": "PyTorch XPU", "cuda": "PyTorch CUDA",
                     "cpu": "CPU"},
         "status": {"supported": "在厂商列表中", "prototype": "Prototype（PyTorch 的标注）",
-                   "nightly": "每夜构建", "build-only": "仅 Build Passing", "unlisted": "不在厂商列表中",
+                   "nightly": "nightly（每日构建）版", "build-only": "仅 Build Passing", "unlisted": "不在厂商列表中",
                    "same-target": "不在厂商列表中（按名称），但厂商为它的 gfx 目标提供构建",
                    "maintenance": "维护模式", "unsupported": "不支持"},
         "head": ["显卡（Windows 显示的名称）", "厂商、系列", "gfx", "Windows 11", "Windows 10", "后端"],
@@ -64,14 +64,41 @@ TEXT = {
         "else": "否则", "others": "其余", "sep": "；", "colon": "：", "paren": "（{}）", "ask": "取决于处理器：见[下文](#amd-radeontm-graphics)",
         "none": "—", "also": "也写作", "python": "Python", "windows": "Windows",
         "from_setup": "[配置环境]({link})页面上的命令，直接取自该页：",
-        "therock": "TheRock 的安装命令在它的[发布页]({url})上（每夜构建索引）；本指南不测试它。先创建环境，装完再验证：",
+        "therock": "TheRock 的安装命令在它的[发布页]({url})上（nightly 索引）；本指南不测试它。先创建环境，装完再验证：",
         "cpu_note": "没有合适的 GPU 后端：在 CPU 上运行 PyTorch。",
-        "checked": "各状态于 {dates} 在所链接的来源处核对。",
+        "checked": "以下状态于 {dates} 对照所链接的来源核对。",
         "on_list": "在厂商列表中",
         "ui": {"gpu": "你的显卡（Windows 显示的名称）", "win": "Windows", "py": "你的 Python",
                "py_any": "还没装", "placeholder": "例如 AMD Radeon RX 6700 XT"},
     },
 }
+# gpus.yml's family labels that hold English words, in Chinese; every other label gets Chinese punctuation only
+# (family_label(); tests/guide/test_gpus.py fails on a label with an English word that is not here).
+FAMILY_ZH = {
+    "Adreno (Snapdragon X, Windows on ARM)": "Adreno（Snapdragon X，ARM 版 Windows）",
+    "Arc A-series (Alchemist)": "Arc A 系列（Alchemist）",
+    "Arc B-series (Battlemage)": "Arc B 系列（Battlemage）",
+    "Arc Pro A-series (Alchemist)": "Arc Pro A 系列（Alchemist）",
+    "Arc Pro B-series (Battlemage)": "Arc Pro B 系列（Battlemage）",
+    "Core Ultra 200S and others": "Core Ultra 200S 等",
+    "Core Ultra series 3 (Panther Lake)": "Core Ultra 第 3 代（Panther Lake）",
+    "GCN (older APU)": "GCN（较老的 APU）",
+    "GeForce (any)": "GeForce（任意型号）",
+    "HD / UHD / Iris Plus (older Core)": "HD / UHD / Iris Plus（较老的 Core 处理器）",
+    "Iris Xe (11th - 14th gen Core)": "Iris Xe（第 11 – 14 代 Core）",
+    "RDNA 2 (Ryzen 7000 / 9000 desktop)": "RDNA 2（Ryzen 7000 / 9000 台式机）",
+    "Ryzen APU (any)": "Ryzen APU（任意型号）",
+    "software adapter (no GPU driver)": "软件适配器（没有显卡驱动）",
+}
+
+
+def family_label(family: str, language: str) -> str:
+    """A GPU's family label in the page's language: FAMILY_ZH's, or the label with Chinese brackets and commas."""
+    if language != "zh":
+        return family
+    return FAMILY_ZH.get(family) or family.replace(" (", "（").replace(")", "）").replace(", ", "，")
+
+
 SETUP_ANCHOR = {"directml": "setup.md#2-create-the-environment-and-install-torch-directml"}
 OTHER_BACKENDS = "setup.md#other-back-ends-amd-rocm-intel-xpu-nvidia-cuda-cpu"
 # The labels of the linked content tabs on the later pages (docs/javascripts/backend_tabs.js).
@@ -125,7 +152,7 @@ RECIPE_TEXT = {
         "policy": "PowerShell 提示禁止运行脚本？[一行命令解决]({policy})。",
         "install": "为这块显卡安装 PyTorch", "install_rocm": "AMD 为 {gfx} 提供的 wheel",
         "install_cuda": {"cu130": "CUDA 13.0 构建（Turing 及更新）",
-                         "cu126": "CUDA 12.6 构建：最后一个带 Maxwell、Pascal、Volta 内核的构建（PyTorch 2.14）"},
+                         "cu126": "CUDA 12.6 构建：最后一个带 Maxwell、Pascal、Volta kernel 的构建（PyTorch 2.14）"},
         "unsettled": {"amd-rocm": "AMD 命令文件的两个存档版本对 torchvision 写法不一（0.29 或 0.29.0a0）；这里用 0.29.0a0，AMD 的其他说明也列这个版本。",
                       "pytorch-xpu": "PyTorch 这里不锁定版本：pip 取其 XPU 索引上的最新版。",
                       "pytorch-cuda": "PyTorch 这里不锁定版本：pip 取该 CUDA 索引上的最新版。"},
@@ -393,7 +420,8 @@ def table(language: str) -> str:
     entries = []
     for gpu in gpus.load():
         name = f"**{gpu.name}**" + (f" ({t['also']}: {', '.join(gpu.aliases)})" if gpu.aliases else "")
-        facts = [f"{gpu.vendor.upper() if gpu.vendor == 'amd' else gpu.vendor.capitalize()}, {gpu.family}"]
+        vendor = gpu.vendor.upper() if gpu.vendor == "amd" else gpu.vendor.capitalize()
+        facts = [vendor + ("，" if language == "zh" else ", ") + family_label(gpu.family, language)]
         if gpu.gfx:
             facts.append(_link(f"`{gpu.gfx}`", gpu.gfx_source))
         if gpu.cuda_cc:
@@ -440,7 +468,8 @@ def chooser_data(language: str) -> dict:
                                      "what": _install_what(key, language),
                                      "note": r["unsettled"][name] if name else "", "build": build}
         entries.append({
-            "name": gpu.name, "keys": gpu.keys(), "vendor": gpu.vendor, "family": gpu.family, "gfx": gpu.gfx,
+            "name": gpu.name, "keys": gpu.keys(), "vendor": gpu.vendor, "family": family_label(gpu.family, language),
+            "gfx": gpu.gfx,
             "path": gpu.path, "fallback": gpu.fallback, "install": keys,
             "support": [[s.backend, t["status"][s.status], s.source, s.note_zh if language == "zh" else s.note]
                         for s in gpu.support],

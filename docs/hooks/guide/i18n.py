@@ -32,6 +32,21 @@ TAB_TITLES = {
 }
 
 
+# The heading links' title, which Python-Markdown's toc extension writes in English for every page
+# (mkdocs.yml: toc permalink); a Chinese page gets the Chinese one.
+PERMALINK_TITLE = {"zh": ('title="Permanent link"', 'title="永久链接"')}
+
+
+def on_page_content(html, page, config, files):  # MkDocs hook signature
+    """A Chinese page's heading links titled in Chinese."""
+    from guide.cjk_join import is_chinese
+
+    if not is_chinese(page):
+        return html
+    english, chinese = PERMALINK_TITLE["zh"]
+    return html.replace(english, chinese)
+
+
 def on_startup(command, dirty):
     try:
         import jieba
