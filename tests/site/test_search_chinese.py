@@ -41,7 +41,9 @@ QUERIES = {
     "AMD 5500xt 显卡占用率为0": (TASK_MANAGER, "RVC-Project/Retrieval-based-Voice-Conversion-WebUI#1478: AMD 5500xt 显卡占用率为0"),
     "gpu使用率是0": (TASK_MANAGER, "MaybeShewill-CV/CRNN_Tensorflow#16: 我的gpu使用率是0"),
     "任务管理器 显卡 0%": (TASK_MANAGER, "iperov/DeepFaceLab#215 (Task Manager shows low GPU use; Compute_0)"),
-    "换源": (MIRROR, "maohangyun.com/?id=1936: Windows环境下高效换源安装PyTorch"),
+    # Within three, not first, since 2026-12-02: the mirror sections that grew this round (when a mirror fails, uv
+    # and the mirror) now rank above it for the bare word; all three are set-up's mirror sections.
+    "换源": ((MIRROR,), "maohangyun.com/?id=1936: Windows环境下高效换源安装PyTorch"),
     "清华源 403": ("zh/setup/#when-a-mirror-fails", "tuna/issues#2151: 最近在使用清华源安装python包，发现无法正常使用，提示403"),
     "pip install torch 太慢": (MIRROR, "mynw.cn/news/523073.html: 清华镜像加速pip install torch"),
     "检测不到显卡": (FAILS, "review 2026-12: 没有检测到显卡 ranked the section 31st"),
