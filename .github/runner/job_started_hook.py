@@ -27,7 +27,7 @@ Standard library only, Python 3.8+. Install a copy OUTSIDE the runner folder
 from __future__ import annotations
 
 import os
-from typing import Mapping, Tuple
+from collections.abc import Mapping
 
 ALLOWED_REPOSITORY_VAR = "DIRECTML_ALLOWED_REPOSITORY"
 MAIN_REF = "refs/heads/main"
@@ -37,7 +37,7 @@ PREFIX = "job-started hook:"
 REQUIRED = ("GITHUB_EVENT_NAME", "GITHUB_REF", "GITHUB_REPOSITORY", "GITHUB_WORKFLOW_REF")
 
 
-def check(env: Mapping[str, str]) -> Tuple[bool, str]:
+def check(env: Mapping[str, str]) -> tuple[bool, str]:
     """Decide whether a job may run. Returns (ok, one-line message)."""
     allowed_repo = env.get(ALLOWED_REPOSITORY_VAR, "").strip()
     if not allowed_repo:

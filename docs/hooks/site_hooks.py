@@ -9,12 +9,21 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from guide import cjk_join, code_buttons, code_heights, code_spans, gpu_pages, macros, search_boost
-from guide import i18n
-from guide.i18n import on_files
 from mkdocs.plugins import event_priority
-from guide import notebook_page
-from guide import runs
+
+from guide import (
+    cjk_join,
+    code_buttons,
+    code_heights,
+    code_spans,
+    gpu_pages,
+    i18n,
+    macros,
+    notebook_page,
+    runs,
+    search_boost,
+)
+from guide.i18n import on_files
 from guide.not_found import on_post_template
 
 if TYPE_CHECKING:  # the hooks' types, as Material's own hooks give them

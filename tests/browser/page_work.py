@@ -69,7 +69,7 @@ def script_ms(profile: dict, name: str) -> float:
         return inside[node_id]
 
     deltas = profile["timeDeltas"][1:] + [0]
-    return sum(delta for sample, delta in zip(profile["samples"], deltas) if holds(sample)) / 1000
+    return sum(delta for sample, delta in zip(profile["samples"], deltas, strict=True) if holds(sample)) / 1000
 
 
 def answer(body: str, content_type: str):

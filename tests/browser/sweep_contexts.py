@@ -24,9 +24,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "site"), str(ROOT / "docs" / "hooks")]
 
+from test_site_links import misses  # noqa: E402
+
 from browser_support import in_contexts  # noqa: E402
 from site_server import build_site, page_urls, serve  # noqa: E402
-from test_site_links import misses  # noqa: E402
 
 # As the sweep does: the search index plays no part in where a heading lands.
 NO_INDEX = ("**/search/search_index.json",)

@@ -49,7 +49,7 @@ def test_bars_show_the_data():
         position += len(values)
         assert [v for v, _ in group] == [round(x, 2) for x in values]
         longest = max(values)
-        for value, (_, width) in zip(values, group):  # lengths in proportion, the longest at full width
+        for value, (_, width) in zip(values, group, strict=True):  # lengths in proportion, the longest at full width
             assert width == pytest.approx(chart.BAR_SPACE * value / longest, abs=0.06)
 
 

@@ -135,7 +135,7 @@ def test_every_character_keeps_its_colour(site, context, blocks, scheme):
         raw = pygments_html(language, text)
         pairs.append((raw, compact(raw)))
     results = page.evaluate(STYLES, [pairs, scheme])
-    differ = [text[:60] for (language, text), (before, after) in zip(blocks, results) if before != after]
+    differ = [text[:60] for (language, text), (before, after) in zip(blocks, results, strict=True) if before != after]
     spans_before = sum(raw.count("<span") for raw, _ in pairs)
     spans_after = sum(compacted.count("<span") for _, compacted in pairs)
     assert spans_after < spans_before * 0.8, f"{spans_before} -> {spans_after} spans: the hook saves little"

@@ -9,8 +9,8 @@ import pytest
 
 from guide.directives import directives
 from guide.page import Page
-from guide_harness import ROOT
 from guide.pages import pages
+from guide_harness import ROOT
 
 SAMPLE = '''# Title {#top}
 

@@ -248,7 +248,7 @@ def home_cards(edition: str) -> dict[str, str]:
     text = page_text("index", edition)
     grid = text.split('<div class="grid cards" markdown>', 1)[1].split("</div>", 1)[0]
     cards = re.split(r"^-   \*\*(\d)\.", grid, flags=re.M)[1:]
-    return dict(zip(cards[::2], cards[1::2]))
+    return dict(zip(cards[::2], cards[1::2], strict=True))
 
 
 @pytest.mark.parametrize("edition", EDITIONS, ids=["en", "zh"])

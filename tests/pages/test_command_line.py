@@ -13,7 +13,14 @@ import io
 
 import pytest
 
-from guide_harness import DOCS, ROOT, SNIPPETS, TESTS, load_snippet, run_python
+from guide_harness import (
+    DOCS,
+    ROOT,
+    SNIPPETS,
+    TESTS,
+    load_snippet,
+    run_python,
+)
 
 SCRIPT_FOLDERS = (SNIPPETS, TESTS / "tools", TESTS / "browser", DOCS / "hooks", ROOT / ".github")
 VALIDATORS = {"positive_int", "non_negative_int", "positive_float", "add_data_options"}

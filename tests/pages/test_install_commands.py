@@ -346,7 +346,7 @@ def vendor_command_problems(command: InstallCommand) -> list[str]:
     if AMD_INDEX.match(index_url):
         found = [AMD_PACKAGE.match(w) for w in packages]
         problems += [f"not an AMD ROCm wheel pin (NAME[device-gfxNNNN]==VERSION+rocmX.Y.Z): {w}"
-                     for w, m in zip(packages, found) if not m]
+                     for w, m in zip(packages, found, strict=True) if not m]
         found = [m for m in found if m]
         if {m["rocm"] for m in found} and len({m["rocm"] for m in found}) > 1:
             problems.append(f"packages of several ROCm releases: {sorted({m['rocm'] for m in found})}")

@@ -62,7 +62,7 @@ def mirrors(tmp_path, debian_files):
     served = tmp_path / "served"
     for folder in ("damaged", "empty", "good"):
         (served / folder).mkdir(parents=True)
-    for name, path in debian_files.items():
+    for path in debian_files.values():
         (served / "good" / path.name).write_bytes(path.read_bytes())
         (served / "damaged" / path.name).write_bytes(gzip.compress(b"not Fashion-MNIST"))
     requests = []
@@ -86,7 +86,7 @@ def test_falls_back_to_the_next_mirror_and_verifies(mirrors, tmp_path, debian_fi
     log = []
     fetched = fetcher.fetch(dest, (mirrors["damaged"], mirrors["empty"], mirrors["good"]), log=log.append)
     assert fetched == list(fetcher.FILES)
-    for name, path in debian_files.items():
+    for path in debian_files.values():
         assert (dest / path.name).read_bytes() == path.read_bytes()
     text = "\n".join(log)
     assert text.count("SHA-256 mismatch") == 0 and text.count("wrong size") == 4  # the damaged mirror

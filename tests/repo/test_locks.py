@@ -114,7 +114,7 @@ def disagreements(pyproject_text: str, lock_text: str, group: str, platform: str
                 found |= world(entry["include-group"])
         return frozenset(found)
 
-    for name_in_group, entries in all_groups.items():
+    for name_in_group in all_groups:
         if world(name_in_group) != world(group):
             continue
         for requirement in group_requirements(all_groups, name_in_group):

@@ -10,7 +10,16 @@ import sys
 
 import pytest
 
-from workflow_rules import DIRECTML, DIRECTML_LABELS, GITHUB_DIR, effective_env, load, runs_on_labels, steps, triggers
+from workflow_rules import (
+    DIRECTML,
+    DIRECTML_LABELS,
+    GITHUB_DIR,
+    effective_env,
+    load,
+    runs_on_labels,
+    steps,
+    triggers,
+)
 
 
 def directml_problems(workflow: dict) -> list:

@@ -9,7 +9,14 @@ import tomllib
 import pytest
 import yaml
 
-from workflow_rules import FRESHNESS, GITHUB_DIR, least_privilege_problems, load, steps, triggers
+from workflow_rules import (
+    FRESHNESS,
+    GITHUB_DIR,
+    least_privilege_problems,
+    load,
+    steps,
+    triggers,
+)
 
 LYCHEE_CONFIG = GITHUB_DIR / "lychee.toml"
 

@@ -19,7 +19,14 @@ import sys
 import pytest
 
 from guide_harness import ROOT
-from run_workflow import environment_python, find_python, fresh_clone, job_environment, legs, load
+from run_workflow import (
+    environment_python,
+    find_python,
+    fresh_clone,
+    job_environment,
+    legs,
+    load,
+)
 
 # Linux only: run_workflow.py runs the steps in bash with a Linux venv, and on Windows each nested run
 # below would run the pages' shell blocks for real (70 runs, 17 pip installs, 600 s each: review B1).

@@ -3,7 +3,6 @@ Split out of tests/repo/test_workflows.py."""
 
 from __future__ import annotations
 
-
 import pytest
 import yaml
 

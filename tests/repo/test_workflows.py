@@ -21,8 +21,22 @@ import pytest
 import yaml
 
 from workflow_rules import (
-    DIRECTML, FRESHNESS, GITHUB_DIR, ROOT, SITE, WINDOWS, WORKFLOW_FILES, SUITE, FETCHER,
-    USES_LINE, VERSION_COMMENT, data_problems, find_tool, least_privilege_problems, load, runs_on_labels,
+    DIRECTML,
+    FETCHER,
+    FRESHNESS,
+    GITHUB_DIR,
+    ROOT,
+    SITE,
+    SUITE,
+    USES_LINE,
+    VERSION_COMMENT,
+    WINDOWS,
+    WORKFLOW_FILES,
+    data_problems,
+    find_tool,
+    least_privilege_problems,
+    load,
+    runs_on_labels,
 )
 
 # --- tests: external tools ------------------------------------------------------

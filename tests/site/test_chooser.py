@@ -10,7 +10,11 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from browser_support import axe_violations, open_built, skip_module_without_browser
+from browser_support import (
+    axe_violations,
+    open_built,
+    skip_module_without_browser,
+)
 
 skip_module_without_browser()
 

@@ -14,7 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from browser_support import axe_violations, open_built, skip_module_without_browser
+from browser_support import (
+    axe_violations,
+    open_built,
+    skip_module_without_browser,
+)
 from guide import runs
 
 skip_module_without_browser()

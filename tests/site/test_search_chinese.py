@@ -13,7 +13,11 @@ import re
 
 import pytest
 
-from browser_support import first_section, search, skip_module_without_browser
+from browser_support import (
+    first_section,
+    search,
+    skip_module_without_browser,
+)
 from guide.page import Page
 from guide_harness import DOCS, page_source
 

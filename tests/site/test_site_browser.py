@@ -13,9 +13,15 @@ import textwrap
 
 import pytest
 
+from browser_support import (
+    axe_violations,
+    first_section,
+    open_built,
+    search,
+    skip_module_without_browser,
+)
 from guide.page import Page
 from guide_harness import DOCS, ROOT, page_source
-from browser_support import axe_violations, first_section, open_built, search, skip_module_without_browser
 from site_server import page_urls
 
 skip_module_without_browser()
@@ -67,7 +73,7 @@ def expected_blocks(url: str) -> list[tuple[str, str | None]]:
     shown = [textwrap.dedent(f.body) for f in Page.parse(expanded, page.name).fences]
     assert len(raw_blocks) == len(shown), f"{page.name}: an include changed the number of code blocks"
     result = []
-    for body, text in zip(raw_blocks, shown):
+    for body, text in zip(raw_blocks, shown, strict=True):
         include = INCLUDE.match(body.strip()) if len(body.strip().splitlines()) == 1 else None
         result.append((text, snippet_text(include.group(1), include.group(2)) if include else None))
     return result
@@ -391,7 +397,7 @@ def test_copy_buttons_on_a_chinese_page_copy_the_english_pages_code(site, browse
     context.close()
     assert len(english) >= 3 and all(text.strip() for text in english), english[:3]
     assert len(chinese) == len(english)
-    for en, (number, zh) in zip(english, chinese):
+    for en, (number, zh) in zip(english, chinese, strict=True):
         if number not in translated:
             assert zh == en, f"zh/{path} code block {number + 1} copies other text than the English page's"
 

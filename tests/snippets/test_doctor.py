@@ -462,7 +462,7 @@ def generated_names(count=60, seed=19):
     return fixed + made
 
 
-@pytest.mark.parametrize("user, host", list(zip(generated_names(), reversed(generated_names()))))
+@pytest.mark.parametrize("user, host", list(zip(generated_names(), reversed(generated_names()), strict=True)))
 def test_the_report_never_holds_the_user_or_host_name(user, host, monkeypatch):
     monkeypatch.setenv("USERNAME", user)
     monkeypatch.setenv("COMPUTERNAME", host)

@@ -78,7 +78,7 @@ def test_the_table_has_both_kinds():
 
 def test_the_three_scripts_carry_the_same_rule():
     first, *others = (rule_source(s) for s in SCRIPTS)
-    for script, source in zip(SCRIPTS[1:], others):
+    for script, source in zip(SCRIPTS[1:], others, strict=True):
         assert source == first, f"snippets/{script}'s INTEGRATED_NAME differs from choose_device.py's"
 
 

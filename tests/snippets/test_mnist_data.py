@@ -43,7 +43,7 @@ def test_batches_shuffle_reproducibly_and_cover_everything():
     first = list(mnist_data.batches(images, labels, 4, torch.Generator().manual_seed(1)))
     again = list(mnist_data.batches(images, labels, 4, torch.Generator().manual_seed(1)))
     assert [len(b[0]) for b in first] == [4, 4, 2]
-    assert all(torch.equal(a[1], b[1]) for a, b in zip(first, again))
+    assert all(torch.equal(a[1], b[1]) for a, b in zip(first, again, strict=True))
     seen = torch.cat([b[1] for b in first])
     assert sorted(seen.tolist()) == list(range(10)) and seen.tolist() != list(range(10))
     assert all(torch.equal(x.flatten(), y.float()) for x, y in first)  # images stay paired with labels

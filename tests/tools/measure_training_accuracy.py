@@ -21,7 +21,11 @@ from pathlib import Path
 
 import torch
 
-from fetch_fashion_mnist import FILES, SOURCE, unpack  # its neighbour: FASHION_MNIST_DIR or Debian's files
+from fetch_fashion_mnist import (  # its neighbour: FASHION_MNIST_DIR or Debian's files
+    FILES,
+    SOURCE,
+    unpack,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 

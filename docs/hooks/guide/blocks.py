@@ -48,7 +48,7 @@ def _source_and_expanded(name: str, source: str, languages: set[str], what: str)
     for fence in fences:
         if not fence.closed:
             raise PageError(f"{name}:{fence.line}: a ```{fence.language} fence that never closes")
-    return list(zip(fences, expanded))
+    return list(zip(fences, expanded, strict=True))
 
 
 def site_blocks(page: Path) -> list[SiteBlock]:

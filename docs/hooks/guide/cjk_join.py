@@ -87,7 +87,7 @@ def join_lines(page_html: str) -> str:
         if depth or token.startswith("<!--") or "\n" not in token:
             out.append(token)
             continue
-        out.append(_join_text(token, lambda: neighbour(index, -1), lambda: neighbour(index, 1)))
+        out.append(_join_text(token, lambda i=index: neighbour(i, -1), lambda i=index: neighbour(i, 1)))
     return "".join(out)
 
 

@@ -284,7 +284,7 @@ def backend_gpus(language: str, backend: str) -> str:
     t = TEXT[language]
     lines = []
     for status in ("supported", "prototype", "nightly", "build-only"):
-        targets = _by_gfx(lambda g: (s := g.backend(backend)) is not None and s.status == status)
+        targets = _by_gfx(lambda g, status=status: (s := g.backend(backend)) is not None and s.status == status)
         if targets:
             source = targets[next(iter(targets))][0].backend(backend).source
             lines.append(_link(t["status"][status], source) + ": " + ", ".join(f"`{gfx}`" for gfx in targets))

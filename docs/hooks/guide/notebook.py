@@ -138,7 +138,7 @@ def build(source: Path = SOURCE, root: Path = ROOT):
 
     code_cells = [cell for cell in cells if cell.cell_type == "code"]
     imports, bodies = hoist_imports([cell.source for cell in code_cells])
-    for cell, body in zip(code_cells, bodies):
+    for cell, body in zip(code_cells, bodies, strict=True):
         cell.source = body
     cells.insert(cells.index(code_cells[0]), nbf.new_code_cell(imports))
     notebook = nbf.new_notebook(cells=cells)

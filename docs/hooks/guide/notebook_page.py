@@ -70,7 +70,7 @@ def set_toc_ids(toc, anchors: list[str]) -> None:
     links = list(_toc_links(toc))
     if len(links) != len(anchors):
         raise ValueError(f"{len(links)} entries in the table of contents but {len(anchors)} anchors")
-    for link, anchor in zip(links, anchors):
+    for link, anchor in zip(links, anchors, strict=True):
         link.id = anchor
 
 
