@@ -41,9 +41,26 @@ from guide.pages import (
 )
 
 __all__ = [  # the page side, re-exported for the tests
-    "DOCS", "INCLUDE_LINE", "ROOT", "SHELL_LANGUAGES", "SNIPPETS", "PageError", "all_shell_blocks",
-    "all_site_blocks", "english_pages", "expand", "included_files", "language_of", "load_mkdocs_yml",
-    "mkdocs_config", "page_source", "pages", "shell_blocks_of", "site_blocks", "snippets_config", "translation_of",
+    "DOCS",
+    "INCLUDE_LINE",
+    "ROOT",
+    "SHELL_LANGUAGES",
+    "SNIPPETS",
+    "PageError",
+    "all_shell_blocks",
+    "all_site_blocks",
+    "english_pages",
+    "expand",
+    "included_files",
+    "language_of",
+    "load_mkdocs_yml",
+    "mkdocs_config",
+    "page_source",
+    "pages",
+    "shell_blocks_of",
+    "site_blocks",
+    "snippets_config",
+    "translation_of",
 ]
 
 TESTS = ROOT / "tests"

@@ -57,20 +57,15 @@ def check(env: Mapping[str, str]) -> tuple[bool, str]:
 
     # GitHub repository names are case-insensitive.
     if repo.casefold() != allowed_repo.casefold():
-        return False, (
-            f"{PREFIX} refused: {what}; this runner only serves {allowed_repo!r}"
-        )
+        return False, (f"{PREFIX} refused: {what}; this runner only serves {allowed_repo!r}")
     if event not in ALLOWED_EVENTS or ref != MAIN_REF:
         return False, (
-            f"{PREFIX} refused: {what}; this runner only runs a push to "
-            f"{MAIN_REF} or a workflow_dispatch on {MAIN_REF}"
+            f"{PREFIX} refused: {what}; this runner only runs a push to {MAIN_REF} or a workflow_dispatch on {MAIN_REF}"
         )
     workflow_ref = env["GITHUB_WORKFLOW_REF"].strip()
     expected = f"{allowed_repo}/{WORKFLOW_PATH}@{MAIN_REF}"
     if not _same_workflow(workflow_ref, expected):
-        return False, (
-            f"{PREFIX} refused: {what}; workflow {workflow_ref!r} is not {expected!r}"
-        )
+        return False, (f"{PREFIX} refused: {what}; workflow {workflow_ref!r} is not {expected!r}")
     return True, f"{PREFIX} allowed: {what}"
 
 

@@ -31,8 +31,15 @@ if TYPE_CHECKING:  # the hooks' types, as Material's own hooks give them
     from mkdocs.structure.files import Files
     from mkdocs.structure.pages import Page
 
-__all__ = ["on_files", "on_page_content", "on_page_markdown", "on_post_build", "on_post_page", "on_post_template",
-           "on_startup"]
+__all__ = [
+    "on_files",
+    "on_page_content",
+    "on_page_markdown",
+    "on_post_build",
+    "on_post_page",
+    "on_post_template",
+    "on_startup",
+]
 
 # Material's own notice (material/templates/__init__.py in mkdocs-material 9.8.2: "Material for MkDocs reaches
 # end of life on May 5, 2027", "Zensical is its maintained successor") shows only when the command is

@@ -38,13 +38,16 @@ DEDICATED = names("dedicated")
 def rule_source(script: str) -> str:
     """The source text of the script's INTEGRATED_NAME assignment, with the comment block above it."""
     text = (SNIPPETS / script).read_text(encoding="utf-8")
-    (node,) = [n for n in ast.parse(text).body if isinstance(n, ast.Assign)
-               and any(isinstance(t, ast.Name) and t.id == "INTEGRATED_NAME" for t in n.targets)]
+    (node,) = [
+        n
+        for n in ast.parse(text).body
+        if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "INTEGRATED_NAME" for t in n.targets)
+    ]
     lines = text.splitlines()
     start = node.lineno - 1
     while start > 0 and lines[start - 1].startswith("#"):
         start -= 1
-    return "\n".join(lines[start:node.end_lineno])
+    return "\n".join(lines[start : node.end_lineno])
 
 
 def fake_cuda(name: str):
