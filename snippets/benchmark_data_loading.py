@@ -179,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     model, optimizer = fresh_model(device, args.seed, args.lr)
     # Warm-up: a few steps of each kind, so one-time start-up costs (worker
     # processes too) are not counted.
-    warm = [batch for _, batch in zip(range(3), loader)]
+    warm = [batch for _, batch in zip(range(3), loader, strict=False)]
     epoch_with_loader(model, optimizer, warm, device)
     train_images, train_labels = (
         train_images.to(device),

@@ -199,7 +199,7 @@ def main(argv=None) -> int:
         "test accuracy: "
         + ", ".join(
             f"{each} {accuracy:.4f}"
-            for each, (_, accuracy) in zip(devices, results)
+            for each, (_, accuracy) in zip(devices, results, strict=True)
         )
     )
     if len(devices) == 2:
@@ -218,7 +218,9 @@ def main(argv=None) -> int:
                 "total_seconds": sum(seconds),
                 "test_accuracy": accuracy,
             }
-            for each, (seconds, accuracy) in zip(devices, results)
+            for each, (seconds, accuracy) in zip(
+                devices, results, strict=True
+            )
         ]
         report = {
             "benchmark": "devices",

@@ -133,7 +133,9 @@ def compare(cpu: Run, run: Run, name: str) -> tuple[float, float]:
     """
     check_sane(run, cpu, name)
     loss_error = 0.0
-    for step, (expected, actual) in enumerate(zip(cpu.losses, run.losses)):
+    for step, (expected, actual) in enumerate(
+        zip(cpu.losses, run.losses, strict=True)
+    ):
         error = abs(actual - expected) / max(1.0, abs(expected))
         loss_error = max(loss_error, error)
         if error > TOLERANCE:

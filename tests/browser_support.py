@@ -120,8 +120,10 @@ def first_section(results: list[str]) -> str | None:
     return next((r for r in results if "#" in r), None)
 
 
-AXE_RUN = ("async () => (await axe.run(document)).violations.map(v => "
-           "({id: v.id, nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))")
+AXE_RUN = (
+    "async () => (await axe.run(document)).violations.map(v => "
+    "({id: v.id, nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))"
+)
 
 
 # What the page builds in the browser after its load event, done: Material's code-block button bars,

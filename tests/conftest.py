@@ -36,7 +36,9 @@ def fashion_mnist_root(tmp_path_factory) -> Path:
     sources = [SOURCE / f"{name}.gz" for name in FILES]
     missing = [s for s in sources if not s.is_file()]
     if missing:
-        message = f"Fashion-MNIST is missing ({missing[0]}): apt-get install dataset-fashion-mnist, or set FASHION_MNIST_DIR"
+        message = (
+            f"Fashion-MNIST is missing ({missing[0]}): apt-get install dataset-fashion-mnist, or set FASHION_MNIST_DIR"
+        )
         skip_or_fail("data", message)
     return unpack(SOURCE, tmp_path_factory.mktemp("data"))
 

@@ -41,8 +41,10 @@ def directml_status() -> tuple[bool, str]:
         return False, "torch-directml found no DirectML adapter"
     hardware = [name for name in names if not is_software(name)]
     if not hardware and os.environ.get(ALLOW_SOFTWARE) != "1":
-        return False, (f"torch-directml found only a software adapter ({names[0]}: Direct3D 12 on the CPU), "
-                       f"which counts as no DirectML GPU ({ALLOW_SOFTWARE}=1 counts it)")
+        return False, (
+            f"torch-directml found only a software adapter ({names[0]}: Direct3D 12 on the CPU), "
+            f"which counts as no DirectML GPU ({ALLOW_SOFTWARE}=1 counts it)"
+        )
     return True, f"{len(names)} DirectML adapter(s)"
 
 
@@ -65,7 +67,9 @@ def pytest_report_header(config) -> list[str]:
     # What torch-directml sees, at the top of every run (on a hosted runner: a software adapter, or none).
     _, why = directml_status()
     lines = [f"torch-directml: {why}"]
-    lines += [f"  [{i}] {name}{' (software)' if is_software(name) else ''}" for i, name in enumerate(directml_adapters())]
+    lines += [
+        f"  [{i}] {name}{' (software)' if is_software(name) else ''}" for i, name in enumerate(directml_adapters())
+    ]
     return lines
 
 

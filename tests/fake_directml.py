@@ -14,8 +14,14 @@ from pathlib import Path
 NOT_INSTALLED = 'ModuleNotFoundError("No module named \'torch_directml\'", name="torch_directml")'
 
 
-def source(names=("Fake DirectML adapter",), *, import_error: str | None = None, device_type: str = "cpu",
-           float64_adapters=(0,), extra: str = "") -> str:
+def source(
+    names=("Fake DirectML adapter",),
+    *,
+    import_error: str | None = None,
+    device_type: str = "cpu",
+    float64_adapters=(0,),
+    extra: str = "",
+) -> str:
     """torch_directml's calls (is_available, device_count, default_device, device_name,
     has_float64_support, device) over the given adapter names; or a module whose import raises."""
     if import_error is not None:

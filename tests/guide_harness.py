@@ -23,14 +23,44 @@ from guide.blocks import (
     shell_blocks_of,
     site_blocks,
 )
-from guide.config import expand, load_mkdocs_yml, mkdocs_config, snippets_config
+from guide.config import (
+    expand,
+    load_mkdocs_yml,
+    mkdocs_config,
+    snippets_config,
+)
 from guide.directives import PageError
-from guide.pages import INCLUDE_LINE, english_pages, included_files, language_of, page_source, pages, translation_of
+from guide.pages import (
+    INCLUDE_LINE,
+    english_pages,
+    included_files,
+    language_of,
+    page_source,
+    pages,
+    translation_of,
+)
 
 __all__ = [  # the page side, re-exported for the tests
-    "DOCS", "INCLUDE_LINE", "ROOT", "SHELL_LANGUAGES", "SNIPPETS", "PageError", "all_shell_blocks",
-    "all_site_blocks", "english_pages", "expand", "included_files", "language_of", "load_mkdocs_yml",
-    "mkdocs_config", "page_source", "pages", "shell_blocks_of", "site_blocks", "snippets_config", "translation_of",
+    "DOCS",
+    "INCLUDE_LINE",
+    "ROOT",
+    "SHELL_LANGUAGES",
+    "SNIPPETS",
+    "PageError",
+    "all_shell_blocks",
+    "all_site_blocks",
+    "english_pages",
+    "expand",
+    "included_files",
+    "language_of",
+    "load_mkdocs_yml",
+    "mkdocs_config",
+    "page_source",
+    "pages",
+    "shell_blocks_of",
+    "site_blocks",
+    "snippets_config",
+    "translation_of",
 ]
 
 TESTS = ROOT / "tests"

@@ -43,8 +43,10 @@ def too_many_builds() -> str | None:
     if len(site_server.BUILDS) <= site_server.MAX_BUILDS:
         return None
     builds = "; ".join(f"{folder.name} {urls or '(no URL variables)'}" for folder, urls in site_server.BUILDS)
-    return (f"the site was built {len(site_server.BUILDS)} times, at most {site_server.MAX_BUILDS} allowed: "
-            f"use the built_site fixture (tests/conftest.py). Builds: {builds}")
+    return (
+        f"the site was built {len(site_server.BUILDS)} times, at most {site_server.MAX_BUILDS} allowed: "
+        f"use the built_site fixture (tests/conftest.py). Builds: {builds}"
+    )
 
 
 WORKER_BUILDS = "run_summary.builds"
@@ -97,7 +99,9 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
     stats = terminalreporter.stats
     if site_server.BUILDS:
         terminalreporter.write_sep("-", "site builds")
-        terminalreporter.write_line(f"full builds of the site: {len(site_server.BUILDS)} (at most {site_server.MAX_BUILDS})")
+        terminalreporter.write_line(
+            f"full builds of the site: {len(site_server.BUILDS)} (at most {site_server.MAX_BUILDS})"
+        )
         problem = too_many_builds()
         if problem:
             terminalreporter.write_line(f"error: {problem}", red=True)

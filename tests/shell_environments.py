@@ -86,11 +86,15 @@ def install_skip_reason(block, setting: str) -> str | None:
     if not install_lines(block.code):
         return None
     if setting == "none":
-        return (f"installs packages without hashes ({INSTALLS_VARIABLE}=none: "
-                f"this machine installs only the hash-locked ones)")
+        return (
+            f"installs packages without hashes ({INSTALLS_VARIABLE}=none: "
+            f"this machine installs only the hash-locked ones)"
+        )
     if block.install_check == "vendor-index" and setting != "all":
-        return (f"installs torch from a vendor's index (several GB; tests/pages/test_install_commands.py checks its "
-                f"form): {INSTALLS_VARIABLE}=all installs it")
+        return (
+            f"installs torch from a vendor's index (several GB; tests/pages/test_install_commands.py checks its "
+            f"form): {INSTALLS_VARIABLE}=all installs it"
+        )
     return None
 
 

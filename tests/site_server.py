@@ -79,7 +79,7 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         path = urlsplit(path).path
         if not path.startswith(self.prefix):
             return str(Path(self.directory) / "__outside_the_site__")
-        return super().translate_path("/" + path[len(self.prefix):])
+        return super().translate_path("/" + path[len(self.prefix) :])
 
     def send_head(self):
         target = Path(self.translate_path(self.path))

@@ -99,7 +99,6 @@ def least_privilege_problems(workflow: dict, file_name: str = "") -> list:
     return problems
 
 
-
 FETCHER = re.compile(r"tests[\\/]tools[\\/]fetch_fashion_mnist\.py\b")
 SUITE = re.compile(r"-m pytest\b|readme_commands\.py run test\b")
 
@@ -130,13 +129,15 @@ def data_problems(workflow: dict) -> list:
         else:
             cached = str((job_steps[cache[0]].get("with") or {}).get("path", ""))
             if "fashion-mnist" not in cached or "hashFiles('tests/tools/fetch_fashion_mnist.py')" not in str(
-                    (job_steps[cache[0]].get("with") or {}).get("key", "")):
+                (job_steps[cache[0]].get("with") or {}).get("key", "")
+            ):
                 problems.append(f"job {name}: the cache must hold the fetched folder, keyed on the fetcher")
         if (job.get("env") or {}).get("REQUIRE_DATA") != "1":
-            problems.append(f"job {name}: fetches the data but does not set REQUIRE_DATA: \"1\" (a missing file would skip)")
+            problems.append(
+                f'job {name}: fetches the data but does not set REQUIRE_DATA: "1" (a missing file would skip)'
+            )
         if "fashion-mnist" not in runs[fetch[0]]:
             problems.append(f"job {name}: the fetcher does not write the fashion-mnist folder")
         if not re.search(r"FASHION_MNIST_DIR\W+.*fashion-mnist", runs[suite[0]]):
             problems.append(f"job {name}: the suite's FASHION_MNIST_DIR is not the fetched folder")
     return problems
-

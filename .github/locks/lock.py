@@ -83,7 +83,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--group", help="one dependency group of pyproject.toml (default: every lock in LOCKS)")
     parser.add_argument("--platform", choices=sorted(PLATFORMS), help="with --group")
     parser.add_argument("--python", help="CPython version, e.g. 3.12 (with --group)")
-    parser.add_argument("--upgrade", action="store_true", help="also move unpinned dependencies to their newest versions")
+    parser.add_argument(
+        "--upgrade", action="store_true", help="also move unpinned dependencies to their newest versions"
+    )
     args = parser.parse_args(argv)
     chosen = [(args.group, args.platform, args.python)] if args.group else LOCKS
     if args.group and not (args.platform and args.python):

@@ -14,7 +14,9 @@ import re
 import sys
 from pathlib import Path
 
-ENTRY = re.compile(r"^(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)==\S+ \\\n(?:    --hash=sha256:[0-9a-f]{64}(?: \\\n|\n))+", re.M)
+ENTRY = re.compile(
+    r"^(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)==\S+ \\\n(?:    --hash=sha256:[0-9a-f]{64}(?: \\\n|\n))+", re.M
+)
 
 
 def entries(text: str, names: list[str]) -> str:

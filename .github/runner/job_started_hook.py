@@ -27,7 +27,7 @@ Standard library only, Python 3.8+. Install a copy OUTSIDE the runner folder
 from __future__ import annotations
 
 import os
-from typing import Mapping, Tuple
+from collections.abc import Mapping
 
 ALLOWED_REPOSITORY_VAR = "DIRECTML_ALLOWED_REPOSITORY"
 MAIN_REF = "refs/heads/main"
@@ -37,7 +37,7 @@ PREFIX = "job-started hook:"
 REQUIRED = ("GITHUB_EVENT_NAME", "GITHUB_REF", "GITHUB_REPOSITORY", "GITHUB_WORKFLOW_REF")
 
 
-def check(env: Mapping[str, str]) -> Tuple[bool, str]:
+def check(env: Mapping[str, str]) -> tuple[bool, str]:
     """Decide whether a job may run. Returns (ok, one-line message)."""
     allowed_repo = env.get(ALLOWED_REPOSITORY_VAR, "").strip()
     if not allowed_repo:
@@ -57,20 +57,15 @@ def check(env: Mapping[str, str]) -> Tuple[bool, str]:
 
     # GitHub repository names are case-insensitive.
     if repo.casefold() != allowed_repo.casefold():
-        return False, (
-            f"{PREFIX} refused: {what}; this runner only serves {allowed_repo!r}"
-        )
+        return False, (f"{PREFIX} refused: {what}; this runner only serves {allowed_repo!r}")
     if event not in ALLOWED_EVENTS or ref != MAIN_REF:
         return False, (
-            f"{PREFIX} refused: {what}; this runner only runs a push to "
-            f"{MAIN_REF} or a workflow_dispatch on {MAIN_REF}"
+            f"{PREFIX} refused: {what}; this runner only runs a push to {MAIN_REF} or a workflow_dispatch on {MAIN_REF}"
         )
     workflow_ref = env["GITHUB_WORKFLOW_REF"].strip()
     expected = f"{allowed_repo}/{WORKFLOW_PATH}@{MAIN_REF}"
     if not _same_workflow(workflow_ref, expected):
-        return False, (
-            f"{PREFIX} refused: {what}; workflow {workflow_ref!r} is not {expected!r}"
-        )
+        return False, (f"{PREFIX} refused: {what}; workflow {workflow_ref!r} is not {expected!r}")
     return True, f"{PREFIX} allowed: {what}"
 
 

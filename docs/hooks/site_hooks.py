@@ -9,12 +9,21 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from guide import cjk_join, code_buttons, code_heights, code_spans, gpu_pages, macros, search_boost
-from guide import i18n
-from guide.i18n import on_files
 from mkdocs.plugins import event_priority
-from guide import notebook_page
-from guide import runs
+
+from guide import (
+    cjk_join,
+    code_buttons,
+    code_heights,
+    code_spans,
+    gpu_pages,
+    i18n,
+    macros,
+    notebook_page,
+    runs,
+    search_boost,
+)
+from guide.i18n import on_files
 from guide.not_found import on_post_template
 
 if TYPE_CHECKING:  # the hooks' types, as Material's own hooks give them
@@ -22,8 +31,15 @@ if TYPE_CHECKING:  # the hooks' types, as Material's own hooks give them
     from mkdocs.structure.files import Files
     from mkdocs.structure.pages import Page
 
-__all__ = ["on_files", "on_page_content", "on_page_markdown", "on_post_build", "on_post_page", "on_post_template",
-           "on_startup"]
+__all__ = [
+    "on_files",
+    "on_page_content",
+    "on_page_markdown",
+    "on_post_build",
+    "on_post_page",
+    "on_post_template",
+    "on_startup",
+]
 
 # Material's own notice (material/templates/__init__.py in mkdocs-material 9.8.2: "Material for MkDocs reaches
 # end of life on May 5, 2027", "Zensical is its maintained successor") shows only when the command is

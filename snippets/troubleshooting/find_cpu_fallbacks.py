@@ -19,7 +19,7 @@ import argparse
 import re
 import sys
 import warnings
-from typing import Callable
+from collections.abc import Callable
 
 import torch
 

@@ -38,9 +38,19 @@ LIGHTHOUSE = Path(__file__).resolve().parent / "lighthouse" / "node_modules" / "
 
 def audit(url: str) -> dict:
     result = subprocess.run(
-        ["node", str(LIGHTHOUSE), url, "--only-categories=performance,accessibility", "--output=json", "--quiet",
-         "--chrome-flags=--headless=new --no-sandbox"],
-        capture_output=True, text=True, env={**os.environ, "CHROME_PATH": str(CHROMIUM)}, timeout=300,
+        [
+            "node",
+            str(LIGHTHOUSE),
+            url,
+            "--only-categories=performance,accessibility",
+            "--output=json",
+            "--quiet",
+            "--chrome-flags=--headless=new --no-sandbox",
+        ],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "CHROME_PATH": str(CHROMIUM)},
+        timeout=300,
     )
     if result.returncode != 0:
         raise RuntimeError(f"lighthouse failed on {url}: {result.stderr.strip().splitlines()[-1:]}")
@@ -56,13 +66,21 @@ def audit(url: str) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Lighthouse mobile performance and accessibility of every page of the site.")
+    parser = argparse.ArgumentParser(
+        description="Lighthouse mobile performance and accessibility of every page of the site."
+    )
     parser.add_argument("--runs", type=int, default=1, help="runs per page; the median is reported (default: 1)")
     parser.add_argument("--min", type=int, default=95, help="lowest acceptable score (default: 95)")
-    parser.add_argument("--page", action="append", default=None, metavar="URL",
-                        help="only this page, as listed (troubleshooting/, zh/; repeatable; default: every page)")
-    parser.add_argument("--need", type=int, default=None,
-                        help="runs of each page that must reach --min (default: the median must)")
+    parser.add_argument(
+        "--page",
+        action="append",
+        default=None,
+        metavar="URL",
+        help="only this page, as listed (troubleshooting/, zh/; repeatable; default: every page)",
+    )
+    parser.add_argument(
+        "--need", type=int, default=None, help="runs of each page that must reach --min (default: the median must)"
+    )
     args = parser.parse_args(argv)
     if args.runs < 1 or not (args.need is None or 1 <= args.need <= args.runs):
         parser.error("--runs must be 1 or more, and --need between 1 and --runs")
@@ -81,7 +99,9 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         with serve(site) as base:
             print(f"load average (1, 5, 15 min) before: {load()}")
-            print(f"{'page':<28}{'median':>7}{'KB':>7}{'DOM':>7}{'LCP s':>7}{'a11y':>6}  {'runs >= ' + str(args.min):<10} scores")
+            print(
+                f"{'page':<28}{'median':>7}{'KB':>7}{'DOM':>7}{'LCP s':>7}{'a11y':>6}  {'runs >= ' + str(args.min):<10} scores"
+            )
             low, inaccessible = [], []
             for url in [u for u in urls if args.page is None or u in args.page]:
                 runs = [audit(base + url) for _ in range(args.runs)]
@@ -89,10 +109,13 @@ def main(argv: list[str] | None = None) -> int:
                 score = statistics.median(scores)
                 good = sum(1 for s in scores if s >= args.min)
                 last = runs[-1]
-                print(f"{url or '(home)':<28}{score:>7.0f}{last['bytes'] / 1024:>7.0f}{last['dom'] or 0:>7.0f}"
-                      f"{statistics.median(r['lcp'] for r in runs):>7.2f}{min(r['a11y'] for r in runs):>6}"
-                      f"  {f'{good} of {len(runs)}':<10} "
-                      f"{' '.join(map(str, scores))}", flush=True)
+                print(
+                    f"{url or '(home)':<28}{score:>7.0f}{last['bytes'] / 1024:>7.0f}{last['dom'] or 0:>7.0f}"
+                    f"{statistics.median(r['lcp'] for r in runs):>7.2f}{min(r['a11y'] for r in runs):>6}"
+                    f"  {f'{good} of {len(runs)}':<10} "
+                    f"{' '.join(map(str, scores))}",
+                    flush=True,
+                )
                 if (good < args.need) if args.need else score < args.min:
                     low.append(url or "(home)")
                 if min(r["a11y"] for r in runs) < 100:

@@ -43,8 +43,9 @@ CONTENT_VISIBILITY = re.compile(r"\s*content-visibility:\s*auto;\s*contain-intri
 def variants(before: str) -> dict[str, dict[str, str]]:
     """Each variant's text of a11y.js and extra.css."""
     try:
-        old = subprocess.run(["git", "show", f"{before}:{A11Y}"], cwd=ROOT, capture_output=True, text=True,
-                             check=True).stdout
+        old = subprocess.run(
+            ["git", "show", f"{before}:{A11Y}"], cwd=ROOT, capture_output=True, text=True, check=True
+        ).stdout
     except subprocess.CalledProcessError as error:
         raise SystemExit(f"error: cannot read {A11Y} at {before!r}: {error.stderr.strip()}") from None
     new = (ROOT / A11Y).read_text(encoding="utf-8")
@@ -52,8 +53,7 @@ def variants(before: str) -> dict[str, dict[str, str]]:
     without, found = CONTENT_VISIBILITY.subn("", css)
     if not found:
         raise SystemExit(f"error: no content-visibility rule found in {EXTRA}")
-    return {"before": {"js": old, "css": css}, "after": {"js": new, "css": css},
-            "no-cv": {"js": new, "css": without}}
+    return {"before": {"js": old, "css": css}, "after": {"js": new, "css": css}, "no-cv": {"js": new, "css": without}}
 
 
 def script_ms(profile: dict, name: str) -> float:
@@ -69,7 +69,7 @@ def script_ms(profile: dict, name: str) -> float:
         return inside[node_id]
 
     deltas = profile["timeDeltas"][1:] + [0]
-    return sum(delta for sample, delta in zip(profile["samples"], deltas) if holds(sample)) / 1000
+    return sum(delta for sample, delta in zip(profile["samples"], deltas, strict=True) if holds(sample)) / 1000
 
 
 def answer(body: str, content_type: str):
@@ -98,8 +98,10 @@ def measure(page, session, url: str) -> dict[str, float]:
     page.wait_for_timeout(1500)
     profile = session.send("Profiler.stop")["profile"]
     after = rendering_s(session)
-    return {"script": script_ms(profile, "a11y.js"),
-            "render": (after - rendered if after >= rendered else after) * 1000}
+    return {
+        "script": script_ms(profile, "a11y.js"),
+        "render": (after - rendered if after >= rendered else after) * 1000,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -146,18 +148,29 @@ def main(argv: list[str] | None = None) -> int:
             browser.close()
     load_end = os.getloadavg()
 
-    print(f"{'page':<22}{'opened':<7}{'a11y.js ms: before':>19}{'after':>8}{'ratio':>7}"
-          f"{'   layout+style ms: no-cv':>26}{'with cv':>9}{'ratio':>7}")
+    print(
+        f"{'page':<22}{'opened':<7}{'a11y.js ms: before':>19}{'after':>8}{'ratio':>7}"
+        f"{'   layout+style ms: no-cv':>26}{'with cv':>9}{'ratio':>7}"
+    )
     for path in PAGES:
         for opening in ("top", "link"):
-            median = {name: {key: statistics.median(r[key] for r in results[(path, opening, name)])
-                             for key in ("script", "render")} for name in texts}
+            median = {
+                name: {
+                    key: statistics.median(r[key] for r in results[(path, opening, name)])
+                    for key in ("script", "render")
+                }
+                for name in texts
+            }
             before, after, no_cv = median["before"], median["after"], median["no-cv"]
-            print(f"{path:<22}{opening:<7}{before['script']:>19.1f}{after['script']:>8.1f}"
-                  f"{after['script'] / max(before['script'], 0.1):>7.2f}"
-                  f"{no_cv['render']:>26.1f}{after['render']:>9.1f}{after['render'] / max(no_cv['render'], 0.1):>7.2f}")
-    print(f"medians of {args.runs} loads each, CPU slowdown {args.cpu_slowdown}x, 375 px; load average "
-          f"(1 min) {load_start[0]:.2f} at the start, {load_end[0]:.2f} at the end, {os.cpu_count()} CPUs")
+            print(
+                f"{path:<22}{opening:<7}{before['script']:>19.1f}{after['script']:>8.1f}"
+                f"{after['script'] / max(before['script'], 0.1):>7.2f}"
+                f"{no_cv['render']:>26.1f}{after['render']:>9.1f}{after['render'] / max(no_cv['render'], 0.1):>7.2f}"
+            )
+    print(
+        f"medians of {args.runs} loads each, CPU slowdown {args.cpu_slowdown}x, 375 px; load average "
+        f"(1 min) {load_start[0]:.2f} at the start, {load_end[0]:.2f} at the end, {os.cpu_count()} CPUs"
+    )
     return 0
 
 

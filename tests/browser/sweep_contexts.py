@@ -24,9 +24,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "site"), str(ROOT / "docs" / "hooks")]
 
+from test_site_links import misses  # noqa: E402
+
 from browser_support import in_contexts  # noqa: E402
 from site_server import build_site, page_urls, serve  # noqa: E402
-from test_site_links import misses  # noqa: E402
 
 # As the sweep does: the search index plays no part in where a heading lands.
 NO_INDEX = ("**/search/search_index.json",)
@@ -40,8 +41,13 @@ def core_seconds() -> float:
 def sweep(base: str, urls: list[str], contexts: int, width: int) -> tuple[float, float, int]:
     """(wall s, core s, headings opened) of one sweep of urls in ``contexts`` contexts."""
     wall, cpu = time.perf_counter(), core_seconds()
-    results = in_contexts(urls, lambda page, url: misses(page, base, url, width), contexts, abort=NO_INDEX,
-                          viewport={"width": width, "height": 800})
+    results = in_contexts(
+        urls,
+        lambda page, url: misses(page, base, url, width),
+        contexts,
+        abort=NO_INDEX,
+        viewport={"width": width, "height": 800},
+    )
     opened = sum(count for count, _ in results)
     return time.perf_counter() - wall, core_seconds() - cpu, opened
 
@@ -64,16 +70,21 @@ def main(argv: list[str] | None = None) -> int:
                 for n in args.contexts if round_ % 2 == 0 else reversed(args.contexts):
                     wall, cpu, opened = sweep(base, urls, n, args.width)
                     times[n].append((wall, cpu))
-                    print(f"round {round_ + 1}: {n} context(s): {opened} headings on {len(urls)} pages, "
-                          f"{wall:.1f} s wall, {cpu:.1f} core-s", flush=True)
+                    print(
+                        f"round {round_ + 1}: {n} context(s): {opened} headings on {len(urls)} pages, "
+                        f"{wall:.1f} s wall, {cpu:.1f} core-s",
+                        flush=True,
+                    )
     first = args.contexts[0]
     base_wall = statistics.median(w for w, _ in times[first])
     base_cpu = statistics.median(c for _, c in times[first])
     for n in args.contexts:
         wall = statistics.median(w for w, _ in times[n])
         cpu = statistics.median(c for _, c in times[n])
-        print(f"{n} context(s): median {wall:.1f} s wall ({wall / base_wall:.2f} of {first}), "
-              f"{cpu:.1f} core-s ({cpu / base_cpu:.2f} of {first})")
+        print(
+            f"{n} context(s): median {wall:.1f} s wall ({wall / base_wall:.2f} of {first}), "
+            f"{cpu:.1f} core-s ({cpu / base_cpu:.2f} of {first})"
+        )
     print(f"load average: {load_start:.1f} at the start, {os.getloadavg()[0]:.1f} at the end; {os.cpu_count()} cores")
     return 0
 

@@ -16,8 +16,11 @@ SVG = "{http://www.w3.org/2000/svg}"
 def bars(svg: str) -> list[tuple[float, float]]:
     """(data-value, drawn width) of every bar, in order."""
     root = ET.fromstring(svg)
-    return [(float(rect.get("data-value")), float(rect.get("width")))
-            for rect in root.iter(f"{SVG}rect") if rect.get("class") == "bar"]
+    return [
+        (float(rect.get("data-value")), float(rect.get("width")))
+        for rect in root.iter(f"{SVG}rect")
+        if rect.get("class") == "bar"
+    ]
 
 
 def expected_values(data: list[dict]) -> list[list[float]]:
@@ -45,11 +48,11 @@ def test_bars_show_the_data():
     assert len(drawn) == sum(len(g) for g in groups)
     position = 0
     for values in groups:
-        group = drawn[position: position + len(values)]
+        group = drawn[position : position + len(values)]
         position += len(values)
         assert [v for v, _ in group] == [round(x, 2) for x in values]
         longest = max(values)
-        for value, (_, width) in zip(values, group):  # lengths in proportion, the longest at full width
+        for value, (_, width) in zip(values, group, strict=True):  # lengths in proportion, the longest at full width
             assert width == pytest.approx(chart.BAR_SPACE * value / longest, abs=0.06)
 
 
@@ -63,10 +66,19 @@ def test_chart_follows_a_change_in_the_data():
 
 
 def test_a_cuda_run_is_labelled_not_directml():
-    run = {"benchmark": "devices", "dataset": "fashion-mnist", "train_images": 60000, "epochs": 3, "batch_size": 64,
-           "torch": "2.11.0", "cpu_threads": 16,
-           "runs": [{"device": "cpu", "seconds_per_epoch": [3.0], "total_seconds": 3.0, "test_accuracy": 0.9},
-                    {"device": "cuda:0", "seconds_per_epoch": [1.0], "total_seconds": 1.0, "test_accuracy": 0.9}]}
+    run = {
+        "benchmark": "devices",
+        "dataset": "fashion-mnist",
+        "train_images": 60000,
+        "epochs": 3,
+        "batch_size": 64,
+        "torch": "2.11.0",
+        "cpu_threads": 16,
+        "runs": [
+            {"device": "cpu", "seconds_per_epoch": [3.0], "total_seconds": 3.0, "test_accuracy": 0.9},
+            {"device": "cuda:0", "seconds_per_epoch": [1.0], "total_seconds": 1.0, "test_accuracy": 0.9},
+        ],
+    }
     svg = chart.render([run])
     assert "cuda:0 (CUDA, not DirectML)" in svg
     assert "3.00x as fast as the CPU" in svg
@@ -81,14 +93,26 @@ def test_the_data_files_come_from_the_scripts():
 
 # The chart's data come from the scripts' --json option: it must hold the figures the scripts print.
 
+
 def test_data_loading_json_holds_the_printed_figures(fashion_mnist_root, tmp_path):
     import re
 
     from guide_harness import run_snippet
 
     result = run_snippet(
-        "benchmark_data_loading.py", "--dataset", "fashion-mnist", "--data-dir", str(fashion_mnist_root),
-        "--device", "cpu", "--limit-train", "600", "--batch-size", "100", "--json", str(tmp_path / "out.json"),
+        "benchmark_data_loading.py",
+        "--dataset",
+        "fashion-mnist",
+        "--data-dir",
+        str(fashion_mnist_root),
+        "--device",
+        "cpu",
+        "--limit-train",
+        "600",
+        "--batch-size",
+        "100",
+        "--json",
+        str(tmp_path / "out.json"),
         cwd=tmp_path,
     )
     assert result.returncode == 0, result.stderr
@@ -104,9 +128,24 @@ def test_devices_json_holds_the_printed_figures(fashion_mnist_root, tmp_path):
 
     from guide_harness import run_snippet
 
-    result = run_snippet("benchmark_devices.py", "--dataset", "fashion-mnist", "--epochs", "2", "--limit-train", "640",
-                         "--warmup-steps", "2", "--data-dir", str(fashion_mnist_root), "--device", "cpu",
-                         "--json", str(tmp_path / "out.json"), cwd=tmp_path)
+    result = run_snippet(
+        "benchmark_devices.py",
+        "--dataset",
+        "fashion-mnist",
+        "--epochs",
+        "2",
+        "--limit-train",
+        "640",
+        "--warmup-steps",
+        "2",
+        "--data-dir",
+        str(fashion_mnist_root),
+        "--device",
+        "cpu",
+        "--json",
+        str(tmp_path / "out.json"),
+        cwd=tmp_path,
+    )
     assert result.returncode == 0, result.stderr
     data = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))
     assert data["benchmark"] == "devices" and data["epochs"] == 2 and data["train_images"] == 640

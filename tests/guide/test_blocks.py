@@ -21,11 +21,17 @@ def blocks_of(tmp_path, text: str):
 
 
 def test_python_blocks_with_their_line_info_expanded_code_args_and_directml(tmp_path):
-    text = (f'Prose.\n\n<!-- site-block: directml=yes args="--epochs 1" -->\n```python title="a.py"\n{INCLUDE}\n```\n\n'
-            f"!!! note\n\n    ~~~ {{ .py }}\n    {INCLUDE}\n    ~~~\n\n```text\nnot python\n```\n")
+    text = (
+        f'Prose.\n\n<!-- site-block: directml=yes args="--epochs 1" -->\n```python title="a.py"\n{INCLUDE}\n```\n\n'
+        f"!!! note\n\n    ~~~ {{ .py }}\n    {INCLUDE}\n    ~~~\n\n```text\nnot python\n```\n"
+    )
     first, second = blocks_of(tmp_path, text)
-    assert (first.test_id, first.info, first.args, first.directml) == ("page.md:4", 'python title="a.py"',
-                                                                        ["--epochs", "1"], True)
+    assert (first.test_id, first.info, first.args, first.directml) == (
+        "page.md:4",
+        'python title="a.py"',
+        ["--epochs", "1"],
+        True,
+    )
     assert "class LeNet" in first.code and "--8<--" not in first.code, "the snippet, expanded"
     assert (second.line, second.args, second.directml) == (10, [], False)
     assert second.code == first.code, "an indented ~~~ fence is a Python block too, de-indented"
@@ -34,12 +40,18 @@ def test_python_blocks_with_their_line_info_expanded_code_args_and_directml(tmp_
 @pytest.mark.parametrize(
     "text, message",
     [
-        (f"<!--pytest.mark.directml-->\n```python\n{INCLUDE}\n```\n",
-         "page.md:1: <!-- pytest.mark.directml --> is pytest-codeblocks' syntax"),
-        (f"```python\n{INCLUDE}\n```\n\n<!--pytest-codeblocks:cont-->\n```python\n{INCLUDE}\n```\n",
-         "page.md:5: <!-- pytest-codeblocks:cont --> is pytest-codeblocks' syntax"),
-        (f"<!-- site-block: manual=\"why not\" -->\n```python\n{INCLUDE}\n```\n",
-         "page.md:2: site-block key 'manual' does not apply to a ```python block"),
+        (
+            f"<!--pytest.mark.directml-->\n```python\n{INCLUDE}\n```\n",
+            "page.md:1: <!-- pytest.mark.directml --> is pytest-codeblocks' syntax",
+        ),
+        (
+            f"```python\n{INCLUDE}\n```\n\n<!--pytest-codeblocks:cont-->\n```python\n{INCLUDE}\n```\n",
+            "page.md:5: <!-- pytest-codeblocks:cont --> is pytest-codeblocks' syntax",
+        ),
+        (
+            f'<!-- site-block: manual="why not" -->\n```python\n{INCLUDE}\n```\n',
+            "page.md:2: site-block key 'manual' does not apply to a ```python block",
+        ),
         (f"```python\n{INCLUDE}\n", "page.md:1: a ```python fence that never closes"),
     ],
     ids=["pytest-codeblocks mark", "pytest-codeblocks cont", "a shell block's key", "never closed"],

@@ -50,8 +50,11 @@ def test_any_file_under_data_is_read_wherever_its_entries_sit(tmp_path):
     write(tmp_path, "gpus.yml", GPU_TABLE)
     write(tmp_path, "sources.yml", "sources:\n  a:\n    source: https://example.org/a\n    checked: 2026-01-02\n")
     entries = {e.name: e for e in checked.read_entries(tmp_path)}
-    assert set(entries) == {"gpus.gpus.gfx1100.backends.rocm-windows", "gpus.gpus.gfx1100.backends.directml",
-                            "sources.sources.a"}
+    assert set(entries) == {
+        "gpus.gpus.gfx1100.backends.rocm-windows",
+        "gpus.gpus.gfx1100.backends.directml",
+        "sources.sources.a",
+    }
     directml = entries["gpus.gpus.gfx1100.backends.directml"]
     assert directml.checked == dt.date(2026, 6, 1) and directml.every == checked.DEFAULT_EVERY
     assert directml.due == dt.date(2026, 7, 1)
@@ -69,12 +72,15 @@ def test_toml_and_json_files_are_read_too(tmp_path):
     assert entries["y.two"].checked == dt.date(2026, 5, 6)
 
 
-@pytest.mark.parametrize("entry, message", [
-    ("a:\n  checked: 2026-01-01\n", "needs the source"),
-    ("a:\n  source: not-a-url\n  checked: 2026-01-01\n", "needs the source"),
-    ("a:\n  source: https://example.org\n  checked: soon\n", "is not a date"),
-    ("a:\n  source: https://example.org\n  checked: 2026-01-01\n  every: monthly\n", "number of days"),
-])
+@pytest.mark.parametrize(
+    "entry, message",
+    [
+        ("a:\n  checked: 2026-01-01\n", "needs the source"),
+        ("a:\n  source: not-a-url\n  checked: 2026-01-01\n", "needs the source"),
+        ("a:\n  source: https://example.org\n  checked: soon\n", "is not a date"),
+        ("a:\n  source: https://example.org\n  checked: 2026-01-01\n  every: monthly\n", "number of days"),
+    ],
+)
 def test_a_bad_entry_is_named(tmp_path, entry, message):
     write(tmp_path, "bad.yml", entry)
     with pytest.raises(ValueError, match=message):
@@ -112,8 +118,10 @@ def test_pages_quote_checked_dates_that_exist():
 
 
 # A date beside "checked", "read" or "quoted" (核对 / 读取 / 引自) is a checked-on date typed by hand.
-TYPED = re.compile(r"(?i)\b(checked|read|quoted)\b[^.\n]{0,40}\b20\d\d-\d\d-\d\d"
-                   r"|20\d\d-\d\d-\d\d[^。\n]{0,30}(核对|读取)|(核对|读取|引自)[^。\n]{0,20}20\d\d-\d\d-\d\d")
+TYPED = re.compile(
+    r"(?i)\b(checked|read|quoted)\b[^.\n]{0,40}\b20\d\d-\d\d-\d\d"
+    r"|20\d\d-\d\d-\d\d[^。\n]{0,30}(核对|读取)|(核对|读取|引自)[^。\n]{0,20}20\d\d-\d\d-\d\d"
+)
 
 
 def test_the_typed_date_rule_catches():

@@ -20,7 +20,8 @@ def test_a_break_next_to_a_latin_word_stays_a_space():
 
 def test_the_sentence_runs_on_through_inline_tags():
     assert join_lines('<p>见\n<a href="x">出处</a>和<strong>说明</strong>\n。</p>') == (
-        '<p>见<a href="x">出处</a>和<strong>说明</strong>。</p>')
+        '<p>见<a href="x">出处</a>和<strong>说明</strong>。</p>'
+    )
     assert join_lines("<p>（不再计划）</em>\n只做</p>") == "<p>（不再计划）</em>只做</p>"
 
 

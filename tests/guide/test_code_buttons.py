@@ -24,9 +24,11 @@ PAGE = """<html class="no-js" lang="{lang}"><body><article>
 def test_every_block_gets_a_named_bar_and_a_button_that_targets_its_code():
     built = with_copy_buttons(PAGE.format(lang="en", copy="Copy to clipboard"))
     assert built.count('<button class="md-code__button" title="Copy to clipboard" ') == 3
-    assert ('<pre><span></span><nav class="md-code__nav" aria-label="Code block 1 actions"><button class="md-code__button" '
-            'title="Copy to clipboard" data-clipboard-target="#__copy_1" data-md-type="copy"></button></nav>'
-            '<code id="__copy_1" tabindex="0">error one') in built
+    assert (
+        '<pre><span></span><nav class="md-code__nav" aria-label="Code block 1 actions"><button class="md-code__button" '
+        'title="Copy to clipboard" data-clipboard-target="#__copy_1" data-md-type="copy"></button></nav>'
+        '<code id="__copy_1" tabindex="0">error one'
+    ) in built
     assert 'aria-label="Code block 2 (doctor.py) actions"' in built
     assert '<pre id="__code_notebook_1"><nav class="md-code__nav" aria-label="Code block 3 actions">' in built
     assert '<code id="__copy_3" tabindex="0">x = 1</code>' in built
@@ -83,7 +85,9 @@ def test_tab_reaches_every_copy_button(site, browser, path, width):
     page.close()
     assert len(visible) >= 5, f"{path}: only {len(visible)} code blocks a reader can see"
     missed = [block + 1 for block in visible if block not in reached]
-    assert not missed, f"{path} at {width} px: Tab skips the copy button of {len(missed)} of {len(visible)} blocks: {missed[:8]}"
+    assert not missed, (
+        f"{path} at {width} px: Tab skips the copy button of {len(missed)} of {len(visible)} blocks: {missed[:8]}"
+    )
 
 
 def test_blocks_are_set_up_as_they_come_into_view(site, browser):
@@ -99,8 +103,9 @@ def test_blocks_are_set_up_as_they_come_into_view(site, browser):
     wide, fits, wrong = [], [], []
     for code_id in ids:
         page.locator(f"#{code_id}").scroll_into_view_if_needed()
-        page.wait_for_function(f"document.getElementById('{code_id}').parentElement.id.startsWith('__code_')",
-                               timeout=5000)
+        page.wait_for_function(
+            f"document.getElementById('{code_id}').parentElement.id.startsWith('__code_')", timeout=5000
+        )
         scrolls, tabindex = page.evaluate(f"""() => {{ const c = document.getElementById('{code_id}');
           return [c.scrollWidth > c.clientWidth + 1, c.getAttribute('tabindex')]; }}""")
         (wide if scrolls else fits).append(code_id)

@@ -11,12 +11,17 @@ from guide.code_heights import with_line_counts
 
 
 def test_a_block_carries_its_line_count_and_its_title():
-    page = ('<div class="language-text highlight"><pre><span></span><code>one\ntwo &amp; <span class="n">x</span>\n'
-            '</code></pre></div>\n<div data-search-exclude class="language-python highlight"><span class="filename">'
-            'doctor.py</span><pre><span></span><code>a = 1\n</code></pre></div>')
+    page = (
+        '<div class="language-text highlight"><pre><span></span><code>one\ntwo &amp; <span class="n">x</span>\n'
+        '</code></pre></div>\n<div data-search-exclude class="language-python highlight"><span class="filename">'
+        "doctor.py</span><pre><span></span><code>a = 1\n</code></pre></div>"
+    )
     built = with_line_counts(page)
     assert '<div class="language-text highlight" style="--lines: 2"><pre>' in built
-    assert '<div data-search-exclude class="language-python highlight" style="--lines: 1; --title: 1"><span class="filename">' in built
+    assert (
+        '<div data-search-exclude class="language-python highlight" style="--lines: 1; --title: 1"><span class="filename">'
+        in built
+    )
 
 
 # Blocks that wrap (error messages on a phone) are estimated a few lines low, so the margin is not zero:
@@ -33,7 +38,11 @@ def test_the_page_is_as_tall_before_its_blocks_render(site, browser, path, width
     page.goto(base + path)
     page.wait_for_load_state()
     estimated = page.evaluate("document.documentElement.scrollHeight")
-    page.evaluate("document.querySelectorAll('.md-typeset div.highlight').forEach(d => d.style.contentVisibility = 'visible')")
+    page.evaluate(
+        "document.querySelectorAll('.md-typeset div.highlight').forEach(d => d.style.contentVisibility = 'visible')"
+    )
     real = page.evaluate("document.documentElement.scrollHeight")
     page.close()
-    assert abs(estimated - real) <= MARGIN * real, f"{path} at {width} px: estimated {estimated} px tall, {real} px rendered"
+    assert abs(estimated - real) <= MARGIN * real, (
+        f"{path} at {width} px: estimated {estimated} px tall, {real} px rendered"
+    )

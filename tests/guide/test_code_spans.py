@@ -21,8 +21,11 @@ from guide import DOCS, code_spans
 from guide.config import mkdocs_config
 
 EXTRA_CSS = code_spans.extra_stylesheets(DOCS, mkdocs_config()["extra_css"])
-BLOCK = re.compile(r'<div[^>]*class="language-([a-z0-9]+) highlight"[^>]*>(?:<span class="filename">.*?</span>)?'
-                   r"<pre[^>]*>(?:<span></span>)?(?:<nav .*?</nav>)?<code[^>]*>(.*?)</code></pre>", re.S)
+BLOCK = re.compile(
+    r'<div[^>]*class="language-([a-z0-9]+) highlight"[^>]*>(?:<span class="filename">.*?</span>)?'
+    r"<pre[^>]*>(?:<span></span>)?(?:<nav .*?</nav>)?<code[^>]*>(.*?)</code></pre>",
+    re.S,
+)
 TAG = re.compile(r"<[^>]+>")
 
 
@@ -46,12 +49,14 @@ def site_blocks(site_dir: Path) -> list[tuple[str, str]]:
 
 
 def test_plain_spans_go_and_neighbours_styled_alike_merge():
-    raw = ('<span class="n">torch</span><span class="o">.</span><span class="n">ones</span>'
-           '<span class="p">(</span><span class="mi">2</span><span class="p">)</span><span class="w"> </span>'
-           '<span class="c1"># one</span>\n<span class="c1"># two</span>\n'
-           '<span class="sa">f</span><span class="s2">&quot;</span><span class="si">{</span>'
-           '<span class="gd">-a</span> <span class="gd">-b</span>'
-           '<span class="hll"><span class="k">if</span></span><span class="k">x</span>')
+    raw = (
+        '<span class="n">torch</span><span class="o">.</span><span class="n">ones</span>'
+        '<span class="p">(</span><span class="mi">2</span><span class="p">)</span><span class="w"> </span>'
+        '<span class="c1"># one</span>\n<span class="c1"># two</span>\n'
+        '<span class="sa">f</span><span class="s2">&quot;</span><span class="si">{</span>'
+        '<span class="gd">-a</span> <span class="gd">-b</span>'
+        '<span class="hll"><span class="k">if</span></span><span class="k">x</span>'
+    )
     assert compact(raw) == (
         'torch<span class="o">.</span>ones<span class="p">(</span><span class="mi">2</span>'
         '<span class="p">)</span> <span class="c1"># one\n# two</span>\n'
@@ -79,8 +84,11 @@ def blocks(site):
 
 
 def test_every_block_keeps_its_text(blocks):
-    changed = [text[:60] for language, text in blocks
-               if html.unescape(TAG.sub("", compact(pygments_html(language, text)))) != text]
+    changed = [
+        text[:60]
+        for language, text in blocks
+        if html.unescape(TAG.sub("", compact(pygments_html(language, text)))) != text
+    ]
     assert not changed, f"text changed in {len(changed)} blocks: {changed[:3]}"
 
 
@@ -135,7 +143,7 @@ def test_every_character_keeps_its_colour(site, context, blocks, scheme):
         raw = pygments_html(language, text)
         pairs.append((raw, compact(raw)))
     results = page.evaluate(STYLES, [pairs, scheme])
-    differ = [text[:60] for (language, text), (before, after) in zip(blocks, results) if before != after]
+    differ = [text[:60] for (language, text), (before, after) in zip(blocks, results, strict=True) if before != after]
     spans_before = sum(raw.count("<span") for raw, _ in pairs)
     spans_after = sum(compacted.count("<span") for _, compacted in pairs)
     assert spans_after < spans_before * 0.8, f"{spans_before} -> {spans_after} spans: the hook saves little"

@@ -23,16 +23,20 @@ def test_the_table_loads_and_is_big_enough():
     vendors = {g.vendor for g in table}
     assert {"amd", "intel", "nvidia", "qualcomm"} <= vendors
     for gpu in table:  # every support fact carries its source and date (the loader guarantees it)
-        assert all(s.source.startswith("https://") and re.fullmatch(r"\d{4}-\d{2}-\d{2}", s.checked)
-                   for s in gpu.support)
+        assert all(
+            s.source.startswith("https://") and re.fullmatch(r"\d{4}-\d{2}-\d{2}", s.checked) for s in gpu.support
+        )
 
 
 # Each drift breaks the first entry of the real file in one way; the loader must name file:entry.
-FIRST = "  - name: \"AMD Radeon RX 9070 XT\"\n"
+FIRST = '  - name: "AMD Radeon RX 9070 XT"\n'
 DRIFTS = {
     "an unknown key": (FIRST, FIRST + "    colour: red\n", "unknown key 'colour'"),
-    "a missing source": ("        source: https://github.com/AMD-Ecosystem", "        sauce: https://github.com/AMD-Ecosystem",
-                         "unknown key 'sauce'"),
+    "a missing source": (
+        "        source: https://github.com/AMD-Ecosystem",
+        "        sauce: https://github.com/AMD-Ecosystem",
+        "unknown key 'sauce'",
+    ),
     "a missing date": ("        checked: 2026-12-01\n", "", "missing 'checked'"),
     "a bad status": ("        status: supported\n", "        status: works-great\n", "bad status 'works-great'"),
     "a bad date": ("        checked: 2026-12-01\n", "        checked: December\n", "is not YYYY-MM-DD"),
@@ -59,16 +63,19 @@ def test_two_entries_with_one_name_are_refused():
         gpus.parse(twice, "gpus.yml")
 
 
-@pytest.mark.parametrize("typed, expected", [
-    ("AMD Radeon RX 6700 XT", "AMD Radeon RX 6700 XT"),
-    ("6700XT", "AMD Radeon RX 6700 XT"),
-    ("amd radeon rx 6700xt", "AMD Radeon RX 6700 XT"),
-    ("Radeon RX 580 2048SP", "Radeon RX 580 2048SP"),
-    ("AMD Radeon(TM) 780M Graphics", "AMD Radeon 780M Graphics"),
-    ("AMD Radeon\u2122 780M Graphics", "AMD Radeon 780M Graphics"),
-    ("NVIDIA GeForce RTX 2080 Ti", "NVIDIA GeForce RTX 20 series"),
-    ("Intel(R) HD Graphics 4000", "Intel(R) HD Graphics"),  # not the AMD "...Graphics" entry: the vendor counts
-])
+@pytest.mark.parametrize(
+    "typed, expected",
+    [
+        ("AMD Radeon RX 6700 XT", "AMD Radeon RX 6700 XT"),
+        ("6700XT", "AMD Radeon RX 6700 XT"),
+        ("amd radeon rx 6700xt", "AMD Radeon RX 6700 XT"),
+        ("Radeon RX 580 2048SP", "Radeon RX 580 2048SP"),
+        ("AMD Radeon(TM) 780M Graphics", "AMD Radeon 780M Graphics"),
+        ("AMD Radeon\u2122 780M Graphics", "AMD Radeon 780M Graphics"),
+        ("NVIDIA GeForce RTX 2080 Ti", "NVIDIA GeForce RTX 20 series"),
+        ("Intel(R) HD Graphics 4000", "Intel(R) HD Graphics"),  # not the AMD "...Graphics" entry: the vendor counts
+    ],
+)
 def test_names_match_loosely(typed, expected):
     assert [g.name for g in gpus.match(typed)] == [expected]
 
@@ -107,8 +114,10 @@ def typed_gpu_facts(text: str) -> list[int]:
 @pytest.mark.parametrize("page", pages(), ids=lambda p: p.relative_to(DOCS).as_posix())
 def test_no_gpu_fact_typed_in_a_page(page):
     lines = typed_gpu_facts(page.read_text(encoding="utf-8"))
-    assert not lines, (f"{page.relative_to(ROOT)} types gfx targets by hand at line(s) {lines}: quote "
-                       "docs/hooks/data/gpus.yml with {{ gpus.card gfxNNNN }} or another {{ gpus.X }}")
+    assert not lines, (
+        f"{page.relative_to(ROOT)} types gfx targets by hand at line(s) {lines}: quote "
+        "docs/hooks/data/gpus.yml with {{ gpus.card gfxNNNN }} or another {{ gpus.X }}"
+    )
 
 
 def test_typed_fact_detector():

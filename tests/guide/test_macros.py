@@ -19,13 +19,16 @@ def test_what_gpus_renders_is_expanded_in_turn(monkeypatch):
     assert macros.expand("{{ gpus.table }}", "setup.zh.md", "zh") == f"[zh] {pins.load_pins()['torch']}"
 
 
-@pytest.mark.parametrize("text, message", [
-    ("a\n\nInstall {{ pins.torch }}.", "page.md:3: unknown placeholder '{{ pins.torch }}': the namespaces are pin"),
-    ("{{ chekced.amd-rocm-windows }}", "page.md:1: unknown placeholder '{{ chekced.amd-rocm-windows }}'"),
-    ("\n{{ pin.torhc }}", "page.md:2: unknown pin 'torhc'"),
-    ("{{ checked.amd-rocm-windws }}", "page.md:1: unknown checked date 'amd-rocm-windws'"),
-    ("{{ gpus.no_such_table }}", "page.md:1: unknown placeholder '{{ gpus.no_such_table }}'"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("a\n\nInstall {{ pins.torch }}.", "page.md:3: unknown placeholder '{{ pins.torch }}': the namespaces are pin"),
+        ("{{ chekced.amd-rocm-windows }}", "page.md:1: unknown placeholder '{{ chekced.amd-rocm-windows }}'"),
+        ("\n{{ pin.torhc }}", "page.md:2: unknown pin 'torhc'"),
+        ("{{ checked.amd-rocm-windws }}", "page.md:1: unknown checked date 'amd-rocm-windws'"),
+        ("{{ gpus.no_such_table }}", "page.md:1: unknown placeholder '{{ gpus.no_such_table }}'"),
+    ],
+)
 def test_an_unknown_namespace_or_name_is_one_error_with_page_and_line(text, message):
     with pytest.raises(macros.MacroError) as error:
         macros.expand(text, "page.md")

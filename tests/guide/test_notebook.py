@@ -101,13 +101,14 @@ def test_notebook_runs_top_to_bottom(fashion_mnist_root, tmp_path):
     injected.metadata["tags"] = ["injected-parameters"]
     notebook.cells.insert(index + 1, injected)
     client = NotebookClient(
-        notebook, timeout=300, kernel_name="python3", allow_errors=False,
+        notebook,
+        timeout=300,
+        kernel_name="python3",
+        allow_errors=False,
         resources={"metadata": {"path": str(tmp_path)}},  # a fresh folder: no snippet files next to it
     )
     client.execute(env={**os.environ, "TORCH_DEVICE": "cpu", "PYTHONPATH": ""})
-    output = "".join(
-        o.get("text", "") for c in notebook.cells if c.cell_type == "code" for o in c.get("outputs", [])
-    )
+    output = "".join(o.get("text", "") for c in notebook.cells if c.cell_type == "code" for o in c.get("outputs", []))
     assert "device: cpu" in output
     accuracies = [float(a) for a in re.findall(r"test accuracy (\d\.\d+)", output)]
     assert len(accuracies) == 2, output[-2000:]
@@ -123,11 +124,16 @@ def test_one_imports_cell_and_no_unused_import():
 
     pytest.importorskip("ruff")
     cells = [c for c in committed().cells if c.cell_type == "code"]
-    importing = [i for i, c in enumerate(cells) if any(
-        line.startswith(("import ", "from ")) for line in c.source.splitlines())]
+    importing = [
+        i for i, c in enumerate(cells) if any(line.startswith(("import ", "from ")) for line in c.source.splitlines())
+    ]
     assert importing == [0], f"code cells with imports: {importing}"
-    result = subprocess.run([sys.executable, "-m", "ruff", "check", "--isolated", "--no-cache", "--select", "F",
-                             str(builder.NOTEBOOK)], capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", "--isolated", "--no-cache", "--select", "F", str(builder.NOTEBOOK)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stdout
 
 
@@ -139,7 +145,8 @@ def test_a_directive_the_builder_cannot_honour_is_one_error_line(tmp_path, monke
     assert builder.main(["--check"]) == 1
     assert capsys.readouterr().err == (
         "error: notebook_source.md:4: site-block key 'args' does not apply to a ```python block here "
-        "(it accepts: tags)\n")
+        "(it accepts: tags)\n"
+    )
     source.write_text('<!-- cell-tags: parameters -->\n```python\n--8<-- "snippets/lenet.py"\n```\n')
     assert builder.main(["--check"]) == 1
     assert capsys.readouterr().err.startswith("error: notebook_source.md:1: <!-- cell-tags: parameters --> is not")

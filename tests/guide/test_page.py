@@ -9,10 +9,10 @@ import pytest
 
 from guide.directives import directives
 from guide.page import Page
-from guide_harness import ROOT
 from guide.pages import pages
+from guide_harness import ROOT
 
-SAMPLE = '''# Title {#top}
+SAMPLE = """# Title {#top}
 
 Text.
 
@@ -39,13 +39,16 @@ inside a longer fence
 ```text
 --8<-- "snippets/lenet.py:model"
 ```
-'''
+"""
 
 
 def test_fences_with_their_language_attributes_lines_and_bodies():
     page = Page.parse(SAMPLE, "sample.md")
     assert [(f.line, f.end, f.language) for f in page.fences] == [
-        (6, 9, "python"), (13, 15, "powershell"), (17, 21, "markdown"), (25, 27, "text"),
+        (6, 9, "python"),
+        (13, 15, "powershell"),
+        (17, 21, "markdown"),
+        (25, 27, "text"),
     ]
     python, powershell, markdown, _ = page.fences
     assert python.attributes == {"title": "verify.py", "linenums": "1"} and python.marker == "```"
@@ -59,7 +62,8 @@ def test_fences_with_their_language_attributes_lines_and_bodies():
 def test_headings_anchors_and_includes_outside_fences_only():
     page = Page.parse(SAMPLE, "sample.md")
     assert [(h.line, h.level, h.text, h.anchor) for h in page.headings] == [
-        (1, 1, "Title", "top"), (23, 2, "Next step", None),
+        (1, 1, "Title", "top"),
+        (23, 2, "Next step", None),
     ]
     assert [(i.line, i.path, i.section) for i in page.includes] == [(26, "snippets/lenet.py", "model")]
     assert "print" not in page.outside_fences() and len(page.outside_fences().split("\n")) == 27
@@ -68,8 +72,12 @@ def test_headings_anchors_and_includes_outside_fences_only():
 def test_lines_walks_the_page_outside_fences_with_each_fence_at_its_opening_line():
     page = Page.parse(SAMPLE, "sample.md")
     walked = list(page.lines())
-    assert [(n, f.language) for n, _, f in walked if f] == [(6, "python"), (13, "powershell"), (17, "markdown"),
-                                                           (25, "text")]
+    assert [(n, f.language) for n, _, f in walked if f] == [
+        (6, "python"),
+        (13, "powershell"),
+        (17, "markdown"),
+        (25, "text"),
+    ]
     numbers = [n for n, _, _ in walked]
     inside = {n for f in page.fences for n in range(f.line + 1, f.end + 1)}
     assert numbers == [n for n in range(1, 28) if n not in inside], "every other line, in order, once"

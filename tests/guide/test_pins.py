@@ -35,8 +35,10 @@ def test_a_package_pinned_twice_differently_is_an_error(tmp_path):
 
 def test_a_separate_group_is_quoted_by_its_name(tmp_path):
     pyproject = tmp_path / "pyproject.toml"
-    pyproject.write_text('[dependency-groups]\na = ["torch==2.4.1"]\nnew = ["torch==2.14.1", "numpy==2.4.6"]\n'
-                         'b = ["numpy==2.4.6"]\n[tool.directml-guide]\nseparate-groups = ["new"]\n')
+    pyproject.write_text(
+        '[dependency-groups]\na = ["torch==2.4.1"]\nnew = ["torch==2.14.1", "numpy==2.4.6"]\n'
+        'b = ["numpy==2.4.6"]\n[tool.directml-guide]\nseparate-groups = ["new"]\n'
+    )
     pins = pins_hook.load_pins(pyproject)
     assert pins["torch"] == "2.4.1" and pins["new.torch"] == "2.14.1" and pins["new.numpy"] == "2.4.6"
     assert "separate-groups" not in pins

@@ -65,8 +65,7 @@ def problems(gpu, windows, python, made) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("gpu, windows, python", CASES,
-                         ids=[f"{g.name}-win{w}-py{p}" for g, w, p in CASES])
+@pytest.mark.parametrize("gpu, windows, python", CASES, ids=[f"{g.name}-win{w}-py{p}" for g, w, p in CASES])
 def test_every_recipe_fits_its_gpu_windows_and_python(gpu, windows, python):
     assert problems(gpu, windows, python, recipes.recipe(gpu, windows, python)) == []
 
@@ -89,7 +88,8 @@ def test_the_check_catches_a_wrong_row_and_a_wrong_rule(monkeypatch):
     pascal = _gpu("NVIDIA GeForce GTX 1080")
     monkeypatch.setattr(recipes, "cuda_build", lambda gpu: "cu130")
     assert problems(pascal, "11", "3.12", recipes.recipe(pascal, "11", "3.12")) == [
-        "cu130 has no kernels for compute capability 6.1"]
+        "cu130 has no kernels for compute capability 6.1"
+    ]
     monkeypatch.undo()
     xtx = _gpu("AMD Radeon RX 7900 XTX")
     monkeypatch.setattr(recipes, "python_for", lambda backend, wanted: ("3.12", False))

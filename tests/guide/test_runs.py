@@ -62,15 +62,20 @@ def test_a_gpu_the_table_does_not_know_is_shown_not_dropped(tmp_path):
     rows = runs.summaries(None, folder_with(tmp_path, "issue-3.json", unknown))
     assert [r["gpu"] for r in rows] == ["Moore Threads MTT S80"] and rows[0]["table_gpu"] is None
     assert "<td>not in the table</td>" in runs.render_table(rows, "en")
-    known = runs.summaries(None, folder_with(tmp_path, "issue-3.json",
-                                             lambda r: (unknown(r), r["gpu"].update(name="AMD Radeon RX 7900 XTX"))))
+    known = runs.summaries(
+        None,
+        folder_with(tmp_path, "issue-3.json", lambda r: (unknown(r), r["gpu"].update(name="AMD Radeon RX 7900 XTX"))),
+    )
     assert known[0]["table_gpu"] == "AMD Radeon RX 7900 XTX" and "7900xtx" in known[0]["keys"]
 
 
-@pytest.mark.parametrize("name, change, reason", [
-    ("report.json", None, "a run is issue-N.json"),
-    ("issue-1.json", lambda r: r.update(schema_version=2), "not a version-1 run report"),
-])
+@pytest.mark.parametrize(
+    "name, change, reason",
+    [
+        ("report.json", None, "a run is issue-N.json"),
+        ("issue-1.json", lambda r: r.update(schema_version=2), "not a version-1 run report"),
+    ],
+)
 def test_a_file_the_page_cannot_show_is_refused(tmp_path, name, change, reason):
     with pytest.raises(runs.RunDataError, match=reason):
         runs.load(folder_with(tmp_path, name, change))

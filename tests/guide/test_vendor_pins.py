@@ -29,8 +29,11 @@ def pin_problems(command: str) -> list[str]:
     words = shlex.split(command, posix=True)
     index = words[words.index("--index-url") + 1]
     published = PUBLISHED.get(index)
-    requirements = [Requirement(w) for w in words[words.index("install") + 1:]
-                    if not w.startswith("-") and w != index and not w.startswith("https://")]
+    requirements = [
+        Requirement(w)
+        for w in words[words.index("install") + 1 :]
+        if not w.startswith("-") and w != index and not w.startswith("https://")
+    ]
     found = []
     for requirement in requirements:
         if published is None:  # PyTorch's indexes: nothing reachable lists their wheels
@@ -47,8 +50,12 @@ def pin_problems(command: str) -> list[str]:
 
 
 def chooser_commands() -> list[str]:
-    keys = {recipes.install_key(g, b) for g in gpus.load() if not g.ambiguous
-            for b in {*g.path.values(), *g.fallback.values()}}
+    keys = {
+        recipes.install_key(g, b)
+        for g in gpus.load()
+        if not g.ambiguous
+        for b in {*g.path.values(), *g.fallback.values()}
+    }
     return sorted(recipes.install_command(k) for k in keys if VENDOR_URL.search(recipes.install_command(k)))
 
 
@@ -74,16 +81,23 @@ def test_each_page_command_pins_what_the_vendor_publishes(where, command):
 
 def test_there_are_commands_of_each_vendor_index():
     urls = {VENDOR_URL.search(c).group(1) for c in chooser_commands()}
-    assert urls == {"https://stable.repo.amd.com/rocm/whl-next/", "https://download.pytorch.org/whl/xpu",
-                    "https://download.pytorch.org/whl/cu130", "https://download.pytorch.org/whl/cu126"}
+    assert urls == {
+        "https://stable.repo.amd.com/rocm/whl-next/",
+        "https://download.pytorch.org/whl/xpu",
+        "https://download.pytorch.org/whl/cu130",
+        "https://download.pytorch.org/whl/cu126",
+    }
     assert len(chooser_commands()) >= 10  # one per AMD gfx target with a GPU, three PyTorch indexes
 
 
-@pytest.mark.parametrize("pin, problem", [
-    ('"torchvision[device-gfx1100]==0.29+rocm10.1.0"', "matches none"),  # the known bug
-    ('"torch[device-gfx1031]==2.14.0+rocm10.1.0"', "no Windows command"),  # an RX 6700 XT target
-    ('"torchaudio==2.11.0+rocm10.1.0"', "matches none"),
-])
+@pytest.mark.parametrize(
+    "pin, problem",
+    [
+        ('"torchvision[device-gfx1100]==0.29+rocm10.1.0"', "matches none"),  # the known bug
+        ('"torch[device-gfx1031]==2.14.0+rocm10.1.0"', "no Windows command"),  # an RX 6700 XT target
+        ('"torchaudio==2.11.0+rocm10.1.0"', "matches none"),
+    ],
+)
 def test_the_check_catches(pin, problem):
     command = f"python -m pip install --index-url https://stable.repo.amd.com/rocm/whl-next/ {pin}"
     assert any(problem in p for p in pin_problems(command))

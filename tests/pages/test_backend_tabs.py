@@ -53,7 +53,7 @@ def tabs_of(name: str, text: str) -> list[Tab]:
             continue
         indent = len(match["indent"])
         body = []
-        for following in lines[number + 1:]:
+        for following in lines[number + 1 :]:
             if following.strip() and len(following) - len(following.lstrip()) <= indent:
                 break
             body.append(following)
@@ -69,12 +69,12 @@ def tabs_of(name: str, text: str) -> list[Tab]:
         last = start
         while last + 1 < len(same) and _adjacent(lines, same[last], same[last + 1], indent):
             last += 1
-        tab.siblings = tuple(t.label for t in same[first:last + 1])
+        tab.siblings = tuple(t.label for t in same[first : last + 1])
     return found
 
 
 def _adjacent(lines: list[str], before: Tab, after: Tab, indent: int) -> bool:
-    between = lines[before.line:after.line - 1]
+    between = lines[before.line : after.line - 1]
     return all(not line.strip() or len(line) - len(line.lstrip()) > indent for line in between)
 
 
@@ -92,8 +92,11 @@ def undoing_problems(tab: Tab) -> list[str]:
 
 def directml_commands(line: str) -> list[str]:
     """What on this line would install torch-directml's torch, or send the reader to its fix."""
-    found = [m.group(0) for m in INSTALL.finditer(line)
-             if re.search(r"(?<![\w-])torch-directml\b", m["args"]) or DIRECTML_TORCH.search(m["args"])]
+    found = [
+        m.group(0)
+        for m in INSTALL.finditer(line)
+        if re.search(r"(?<![\w-])torch-directml\b", m["args"]) or DIRECTML_TORCH.search(m["args"])
+    ]
     return found + ([DIRECTML_FIX] if DIRECTML_FIX in line else [])
 
 
@@ -157,21 +160,33 @@ def test_every_directml_install_outside_the_tabs_says_it_is_directmls(path):
     assert unaddressed_commands(path.relative_to(DOCS).as_posix(), path.read_text(encoding="utf-8")) == []
 
 
-@pytest.mark.parametrize("text, problems", [
-    # a card every reader reads: red
-    ("## Your path\n\n-   **2. Set up**\n\n    Python 3.12, then `python -m pip install torch-directml` in it.\n", 1),
-    # a mirror's example under a heading of its own: red, in a shell tab too
-    ("## Use a mirror\n\nInstall from a mirror:\n\n=== \"PowerShell\"\n\n    ```powershell\n"
-     "    python -m pip install torch-directml -i https://mirror/simple\n    ```\n", 1),
-    ("## Fix it\n\nSee [the fix](setup.md#when-another-package-upgrades-torch).\n", 1),
-    # said in the lead-in, the section's first paragraph, or the heading: green
-    ("## Use a mirror\n\nThe DirectML environment's install:\n\n```powershell\npip install torch-directml\n```\n", 0),
-    ("## Fix it\n\nThis section is for DirectML.\n\nMore.\n\n```powershell\npip install torch-directml\n```\n", 0),
-    ("## Install torch-directml\n\n```powershell\npip install torch-directml\n```\n", 0),
-    ("## 换源\n\n下面是 DirectML 环境的安装命令：\n\n```powershell\npip install torch-directml\n```\n", 0),
-    # inside a back-end tab the tab says it
-    ("## Set up\n\n=== \"DirectML\"\n\n    ```powershell\n    pip install torch-directml\n    ```\n", 0),
-])
+@pytest.mark.parametrize(
+    "text, problems",
+    [
+        # a card every reader reads: red
+        (
+            "## Your path\n\n-   **2. Set up**\n\n    Python 3.12, then `python -m pip install torch-directml` in it.\n",
+            1,
+        ),
+        # a mirror's example under a heading of its own: red, in a shell tab too
+        (
+            '## Use a mirror\n\nInstall from a mirror:\n\n=== "PowerShell"\n\n    ```powershell\n'
+            "    python -m pip install torch-directml -i https://mirror/simple\n    ```\n",
+            1,
+        ),
+        ("## Fix it\n\nSee [the fix](setup.md#when-another-package-upgrades-torch).\n", 1),
+        # said in the lead-in, the section's first paragraph, or the heading: green
+        (
+            "## Use a mirror\n\nThe DirectML environment's install:\n\n```powershell\npip install torch-directml\n```\n",
+            0,
+        ),
+        ("## Fix it\n\nThis section is for DirectML.\n\nMore.\n\n```powershell\npip install torch-directml\n```\n", 0),
+        ("## Install torch-directml\n\n```powershell\npip install torch-directml\n```\n", 0),
+        ("## 换源\n\n下面是 DirectML 环境的安装命令：\n\n```powershell\npip install torch-directml\n```\n", 0),
+        # inside a back-end tab the tab says it
+        ('## Set up\n\n=== "DirectML"\n\n    ```powershell\n    pip install torch-directml\n    ```\n', 0),
+    ],
+)
 def test_the_outside_rule_finds_a_command_said_to_no_one(text, problems):
     assert len(unaddressed_commands("page.md", text)) == problems, unaddressed_commands("page.md", text)
 
@@ -191,7 +206,8 @@ def test_each_chapter_has_back_end_tabs_with_the_choosers_labels(page, edition):
     assert sets, f"{page}{edition}.md has no back-end tabs"
     for labels in sets:
         assert labels[0] == "DirectML" and set(labels) <= set(BACKENDS), (
-            f"{page}{edition}.md: a back-end tab set is {labels}; labels are {BACKENDS}, DirectML first")
+            f"{page}{edition}.md: a back-end tab set is {labels}; labels are {BACKENDS}, DirectML first"
+        )
     assert any("ROCm" in labels and "XPU" in labels for labels in sets), f"{page}{edition}.md: no ROCm and XPU tabs"
 
 
@@ -202,8 +218,9 @@ def test_no_back_end_label_is_spelled_otherwise():
     assert not odd, sorted(odd)
 
 
-@pytest.mark.parametrize("tab", [t for t in ALL_TABS if t.label in ("ROCm", "XPU")],
-                         ids=lambda t: f"{t.page}:{t.line}:{t.label}")
+@pytest.mark.parametrize(
+    "tab", [t for t in ALL_TABS if t.label in ("ROCm", "XPU")], ids=lambda t: f"{t.page}:{t.line}:{t.label}"
+)
 def test_rocm_and_xpu_tabs_never_install_directmls_torch(tab):
     assert undoing_problems(tab) == []
 
@@ -213,30 +230,37 @@ def test_there_are_rocm_and_xpu_tabs_to_check():
     assert {f"{p}{e}.md" for p in PAGES for e in EDITIONS} <= checked, sorted(checked)
 
 
-@pytest.mark.parametrize("text", [
-    '=== "ROCm"\n\n    ```powershell\n    python -m pip install torch-directml\n    ```\n',
-    '=== "XPU"\n\n    Then `pip install --force-reinstall torch-directml`.\n',
-    '=== "ROCm"\n\n    ```powershell\n    python -m pip install torch=={{ pin.torch }} torchvision\n    ```\n',
-    '=== "XPU"\n\n    See [the fix](setup.md#when-another-package-upgrades-torch).\n',
-    '=== "DirectML"\n\n    ok\n\n=== "ROCm"\n\n    === "PowerShell"\n\n        ```powershell\n'
-    '        uv pip install torch==2.4.1\n        ```\n',
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '=== "ROCm"\n\n    ```powershell\n    python -m pip install torch-directml\n    ```\n',
+        '=== "XPU"\n\n    Then `pip install --force-reinstall torch-directml`.\n',
+        '=== "ROCm"\n\n    ```powershell\n    python -m pip install torch=={{ pin.torch }} torchvision\n    ```\n',
+        '=== "XPU"\n\n    See [the fix](setup.md#when-another-package-upgrades-torch).\n',
+        '=== "DirectML"\n\n    ok\n\n=== "ROCm"\n\n    === "PowerShell"\n\n        ```powershell\n'
+        "        uv pip install torch==2.4.1\n        ```\n",
+    ],
+)
 def test_the_check_finds_directmls_torch_in_a_rocm_or_xpu_tab(text):
     [tab] = [t for t in tabs_of("page.md", text) if t.label in ("ROCm", "XPU")]
     assert undoing_problems(tab), text
 
 
 def test_the_check_lets_a_warning_pass():
-    text = ('=== "ROCm"\n\n    Do not install torch-directml here: it would replace AMD\'s torch with torch 2.4.1.\n\n'
-            '    ```powershell\n    python -m pip install --index-url https://stable.repo.amd.com/rocm/whl-next/ '
-            '"torch[device-gfx1100]==2.14.0+rocm10.1.0"\n    ```\n')
+    text = (
+        '=== "ROCm"\n\n    Do not install torch-directml here: it would replace AMD\'s torch with torch 2.4.1.\n\n'
+        "    ```powershell\n    python -m pip install --index-url https://stable.repo.amd.com/rocm/whl-next/ "
+        '"torch[device-gfx1100]==2.14.0+rocm10.1.0"\n    ```\n'
+    )
     [tab] = tabs_of("page.md", text)
     assert undoing_problems(tab) == []
 
 
 def test_sets_are_read_as_material_groups_them():
-    text = ('=== "DirectML"\n\n    === "PowerShell"\n\n        a\n\n    === "cmd"\n\n        b\n\n'
-            '=== "ROCm"\n\n    c\n\nProse between.\n\n=== "PowerShell"\n\n    d\n')
+    text = (
+        '=== "DirectML"\n\n    === "PowerShell"\n\n        a\n\n    === "cmd"\n\n        b\n\n'
+        '=== "ROCm"\n\n    c\n\nProse between.\n\n=== "PowerShell"\n\n    d\n'
+    )
     labels = {(t.label, t.siblings) for t in tabs_of("page.md", text)}
     assert ("DirectML", ("DirectML", "ROCm")) in labels and ("ROCm", ("DirectML", "ROCm")) in labels
     assert ("cmd", ("PowerShell", "cmd")) in labels
@@ -248,7 +272,7 @@ def home_cards(edition: str) -> dict[str, str]:
     text = page_text("index", edition)
     grid = text.split('<div class="grid cards" markdown>', 1)[1].split("</div>", 1)[0]
     cards = re.split(r"^-   \*\*(\d)\.", grid, flags=re.M)[1:]
-    return dict(zip(cards[::2], cards[1::2]))
+    return dict(zip(cards[::2], cards[1::2], strict=True))
 
 
 @pytest.mark.parametrize("edition", EDITIONS, ids=["en", "zh"])

@@ -13,7 +13,14 @@ import io
 
 import pytest
 
-from guide_harness import DOCS, ROOT, SNIPPETS, TESTS, load_snippet, run_python
+from guide_harness import (
+    DOCS,
+    ROOT,
+    SNIPPETS,
+    TESTS,
+    load_snippet,
+    run_python,
+)
 
 SCRIPT_FOLDERS = (SNIPPETS, TESTS / "tools", TESTS / "browser", DOCS / "hooks", ROOT / ".github")
 VALIDATORS = {"positive_int", "non_negative_int", "positive_float", "add_data_options"}
@@ -42,8 +49,11 @@ def exit_idiom_problems(source: str) -> list[str]:
     guard = main_guard(tree)
     if guard is None or [ast.unparse(s) for s in guard.body] != ["raise SystemExit(main())"]:
         problems.append("the main guard is not exactly `raise SystemExit(main())`")
-    problems += [f"line {node.lineno}: sys.exit(...)" for node in ast.walk(tree)
-                 if isinstance(node, ast.Call) and ast.unparse(node.func) == "sys.exit"]
+    problems += [
+        f"line {node.lineno}: sys.exit(...)"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and ast.unparse(node.func) == "sys.exit"
+    ]
     return problems
 
 
@@ -56,8 +66,11 @@ def test_one_exit_idiom(script):
 NO_COMMAND_LINE = {ROOT / ".github" / "runner" / "job_started_hook.py"}  # the runner starts it, with no arguments
 
 
-@pytest.mark.parametrize("script", [s for s in scripts() if not s.is_relative_to(SNIPPETS) and s not in NO_COMMAND_LINE],
-                         ids=lambda p: p.relative_to(ROOT).as_posix())
+@pytest.mark.parametrize(
+    "script",
+    [s for s in scripts() if not s.is_relative_to(SNIPPETS) and s not in NO_COMMAND_LINE],
+    ids=lambda p: p.relative_to(ROOT).as_posix(),
+)
 def test_every_project_script_answers_help(script):
     """Run as the README runs it (no PYTHONPATH: pytest's pythonpath does not reach a script), --help
     prints the usage and exits 0. The snippets are run as scripts by their own tests; the runner's
@@ -79,9 +92,13 @@ def definitions(source: str) -> tuple[set[str], set[str]]:
     """(functions defined, option strings passed to add_argument) in a file."""
     tree = ast.parse(source)
     functions = {node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)}
-    options = {arg.value for node in ast.walk(tree)
-               if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "add_argument"
-               for arg in node.args if isinstance(arg, ast.Constant)}
+    options = {
+        arg.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "add_argument"
+        for arg in node.args
+        if isinstance(arg, ast.Constant)
+    }
     return functions, options
 
 
@@ -118,9 +135,17 @@ def exit_code(module, *argv: str) -> int:
             return stop.code
 
 
-ARGPARSE_SCRIPTS = ["mnist_data", "train_mnist", "train_mnist_notebook", "benchmark_devices",
-                    "benchmark_data_loading", "choose_device", "verify_directml", "troubleshooting/pick_adapter",
-                    "troubleshooting/find_cpu_fallbacks"]
+ARGPARSE_SCRIPTS = [
+    "mnist_data",
+    "train_mnist",
+    "train_mnist_notebook",
+    "benchmark_devices",
+    "benchmark_data_loading",
+    "choose_device",
+    "verify_directml",
+    "troubleshooting/pick_adapter",
+    "troubleshooting/find_cpu_fallbacks",
+]
 
 
 @pytest.mark.parametrize("name", ARGPARSE_SCRIPTS)
@@ -128,13 +153,16 @@ def test_a_wrong_command_line_exits_2(name):
     assert exit_code(load_snippet(name), "--no-such-option") == 2
 
 
-@pytest.mark.parametrize("name, argv", [
-    ("train_mnist", ["--epochs", "0"]),
-    ("train_mnist_notebook", ["--limit-train", "-5"]),
-    ("benchmark_data_loading", ["--num-workers", "-1"]),
-    ("benchmark_devices", ["--lr", "0"]),
-    ("mnist_data", ["--dataset", "cifar"]),
-])
+@pytest.mark.parametrize(
+    "name, argv",
+    [
+        ("train_mnist", ["--epochs", "0"]),
+        ("train_mnist_notebook", ["--limit-train", "-5"]),
+        ("benchmark_data_loading", ["--num-workers", "-1"]),
+        ("benchmark_devices", ["--lr", "0"]),
+        ("mnist_data", ["--dataset", "cifar"]),
+    ],
+)
 def test_a_bad_value_exits_2(name, argv):
     assert exit_code(load_snippet(name), *argv) == 2
 

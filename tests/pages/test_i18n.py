@@ -80,10 +80,16 @@ PAIRS = pairs()
 
 
 def test_every_page_has_its_translation_and_back():
-    english = {p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*") if p.suffix in {".md", ".ipynb"}
-               and "hooks" not in p.relative_to(DOCS).parts and language_of(p) == "en"}
-    chinese = {p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*") if p.suffix in {".md", ".ipynb"}
-               and "hooks" not in p.relative_to(DOCS).parts and language_of(p) == "zh"}
+    english = {
+        p.relative_to(DOCS).as_posix()
+        for p in DOCS.rglob("*")
+        if p.suffix in {".md", ".ipynb"} and "hooks" not in p.relative_to(DOCS).parts and language_of(p) == "en"
+    }
+    chinese = {
+        p.relative_to(DOCS).as_posix()
+        for p in DOCS.rglob("*")
+        if p.suffix in {".md", ".ipynb"} and "hooks" not in p.relative_to(DOCS).parts and language_of(p) == "zh"
+    }
     expected = {translation_of(Path(p), "zh").as_posix() for p in english}
     assert not expected - chinese, f"English pages without a Chinese page: {sorted(expected - chinese)}"
     assert not chinese - expected, f"Chinese pages without an English page: {sorted(chinese - expected)}"
@@ -97,7 +103,7 @@ def _markdown() -> markdown.Markdown:
     """The site's Markdown extensions, as mkdocs.yml configures them."""
     extensions, configs = [], {}
     for entry in mkdocs_config()["markdown_extensions"]:
-        name, config = (next(iter(entry.items())) if isinstance(entry, dict) else (entry, None))
+        name, config = next(iter(entry.items())) if isinstance(entry, dict) else (entry, None)
         extensions.append(name)
         configs[name] = dict(config or {})
     configs["pymdownx.snippets"] = snippets_config()
@@ -176,8 +182,10 @@ def commands_of(body: str) -> list[str]:
 def fences(text: str, where: str) -> list[tuple[str, str, bool]]:
     """(language, dedented body, marked as translated) of every fenced block, in order (guide.page)."""
     page = Page.parse(text, where, with_directives=True)
-    return [(f.language, textwrap.dedent(f.body.removesuffix("\n")), f.directives.get("i18n") == "translated")
-            for f in page.fences]
+    return [
+        (f.language, textwrap.dedent(f.body.removesuffix("\n")), f.directives.get("i18n") == "translated")
+        for f in page.fences
+    ]
 
 
 def markers(text: str, where: str) -> list:
@@ -215,17 +223,23 @@ def parity_problems(english: Path, chinese: Path) -> list[str]:
     same("{{ pin.X }} names", sorted(set(PIN.findall(en_raw))), sorted(set(PIN.findall(zh_raw))))
     same("test markers (site-block)", markers(en_raw, english.name), markers(zh_raw, chinese.name))
     titles = TAB_TITLES.get("zh", {})
-    same("tab sets (titles in order; guide.i18n.TAB_TITLES translates)",
-         [titles.get(title, title) for title in TAB.findall(en_raw)], TAB.findall(zh_raw))
+    same(
+        "tab sets (titles in order; guide.i18n.TAB_TITLES translates)",
+        [titles.get(title, title) for title in TAB.findall(en_raw)],
+        TAB.findall(zh_raw),
+    )
 
     en_fences, zh_fences = fences(en_text, english.name), fences(zh_text, chinese.name)
     same("code block languages", [f[0] for f in en_fences], [f[0] for f in zh_fences])
-    for number, (en, zh) in enumerate(zip(en_fences, zh_fences), 1):
+    for number, (en, zh) in enumerate(zip(en_fences, zh_fences, strict=True), 1):
         if zh[2]:  # translated on purpose: same shape, and a shell block's commands unchanged
             same(f"code block {number} line count", en[1].count("\n"), zh[1].count("\n"))
             if en[0] in SHELL_FENCES:
-                same(f"code block {number}'s commands (only comment lines may be translated)",
-                     commands_of(en[1]), commands_of(zh[1]))
+                same(
+                    f"code block {number}'s commands (only comment lines may be translated)",
+                    commands_of(en[1]),
+                    commands_of(zh[1]),
+                )
         elif en[1] != zh[1]:
             problems.append(f"code block {number} ({en[0]}) differs:\n--- en\n{en[1]}\n--- zh\n{zh[1]}")
 
@@ -238,8 +252,16 @@ def parity_problems(english: Path, chinese: Path) -> list[str]:
     same("headings (level, anchor)", en.headings, zh.headings)
     same("admonitions (kind, type)", en.admonitions, zh.admonitions)
     same("tables (rows, columns)", en.tables, zh.tables)
-    same("external links (sources)", sorted({link for link in en.links if "://" in link}), sorted({link for link in zh.links if "://" in link}))
-    same("links to pages of the guide", sorted({link for link in en.links if "://" not in link}), sorted({link for link in zh.links if "://" not in link}))
+    same(
+        "external links (sources)",
+        sorted({link for link in en.links if "://" in link}),
+        sorted({link for link in zh.links if "://" in link}),
+    )
+    same(
+        "links to pages of the guide",
+        sorted({link for link in en.links if "://" not in link}),
+        sorted({link for link in zh.links if "://" not in link}),
+    )
     for block in zh.prose:
         words = english_prose(block)
         if len(words) >= 2:
@@ -253,7 +275,9 @@ def test_chinese_page_mirrors_the_english_page(pair):
     if not chinese.exists():
         pytest.fail(f"{chinese.relative_to(ROOT)} is missing", pytrace=False)
     problems = parity_problems(english, chinese)
-    assert not problems, f"{chinese.relative_to(ROOT)} has drifted from {english.relative_to(ROOT)}:\n" + "\n".join(problems)
+    assert not problems, f"{chinese.relative_to(ROOT)} has drifted from {english.relative_to(ROOT)}:\n" + "\n".join(
+        problems
+    )
 
 
 # ----------------------------------------------------------------- the parity check fails on drifted copies
@@ -288,15 +312,22 @@ def test_parity_check_fails_on_a_drifted_copy(drift, tmp_path):
 
 # Drifts that hide behind the sanctioned ways of differing: each must still fail.
 CAMOUFLAGED_DRIFTS = {
-    "a command changed in a block whose comments are translated":
-        lambda t: t.replace("    python train_mnist.py --resume\n", "    python train_mnist.py --resum\n", 1),
-    "a command line added to a block whose comments are translated":
-        lambda t: t.replace("    # 中断了", "    python train_mnist.py\n    # 中断了", 1),
-    "a tab label translated that TAB_TITLES does not list":
-        lambda t: t.replace('=== "PowerShell"', '=== "PowerShell（推荐）"', 1),
-    "an English heading dropped after an edition's own stretch":
-        lambda t: re.sub(r"^### 运行 \{#run-it\}\n", "<!-- site-block: edition=zh -->\n国内网络。\n"
-                         "<!-- site-block: edition=end -->\n", t, count=1, flags=re.M),
+    "a command changed in a block whose comments are translated": lambda t: t.replace(
+        "    python train_mnist.py --resume\n", "    python train_mnist.py --resum\n", 1
+    ),
+    "a command line added to a block whose comments are translated": lambda t: t.replace(
+        "    # 中断了", "    python train_mnist.py\n    # 中断了", 1
+    ),
+    "a tab label translated that TAB_TITLES does not list": lambda t: t.replace(
+        '=== "PowerShell"', '=== "PowerShell（推荐）"', 1
+    ),
+    "an English heading dropped after an edition's own stretch": lambda t: re.sub(
+        r"^### 运行 \{#run-it\}\n",
+        "<!-- site-block: edition=zh -->\n国内网络。\n<!-- site-block: edition=end -->\n",
+        t,
+        count=1,
+        flags=re.M,
+    ),
 }
 
 # The Chinese edition's own content, each kind the sanctioned way: the parity check lets it pass.
@@ -340,22 +371,41 @@ def test_the_chinese_editions_own_section_passes_and_only_when_marked(tmp_path):
     page = tmp_path / chinese.name
     page.write_text(chinese.read_text(encoding="utf-8") + OWN_SECTION, encoding="utf-8")
     assert not parity_problems(english, page), parity_problems(english, page)
-    unmarked = OWN_SECTION.replace("<!-- site-block: edition=zh -->\n", "").replace("<!-- site-block: edition=end -->\n", "")
+    unmarked = OWN_SECTION.replace("<!-- site-block: edition=zh -->\n", "").replace(
+        "<!-- site-block: edition=end -->\n", ""
+    )
     page.write_text(chinese.read_text(encoding="utf-8") + unmarked, encoding="utf-8")
     problems = "\n".join(parity_problems(english, page))
-    for kind in ("headings", "admonitions", "tables", "tab sets", "code block languages", "test markers", "external links"):
+    for kind in (
+        "headings",
+        "admonitions",
+        "tables",
+        "tab sets",
+        "code block languages",
+        "test markers",
+        "external links",
+    ):
         assert kind in problems, f"unmarked, the section's {kind} must drift: {problems[:600]}"
 
 
-@pytest.mark.parametrize("broken, message", [
-    ("<!-- site-block: edition=zh -->\n## 国内 {#cn}\n", "never closed"),
-    ("<!-- site-block: edition=end -->\n", "without an edition"),
-    ("<!-- site-block: edition=zh -->\n<!-- site-block: edition=zh -->\n<!-- site-block: edition=end -->\n", "inside the"),
-    ("<!-- site-block: edition=en -->\n英文。\n<!-- site-block: edition=end -->\n", "on a page of the zh edition"),
-    ('<!-- site-block: edition=zh -->\n```python\nprint(1)\n```\n<!-- site-block: edition=end -->\n', "Python block"),
-    ('<!-- site-block: edition=zh -->\n--8<-- "snippets/lenet.py"\n<!-- site-block: edition=end -->\n', "include"),
-    ("<!-- site-block: edition=zh manual=\"x y z\" -->\n<!-- site-block: edition=end -->\n", "stands alone"),
-])
+@pytest.mark.parametrize(
+    "broken, message",
+    [
+        ("<!-- site-block: edition=zh -->\n## 国内 {#cn}\n", "never closed"),
+        ("<!-- site-block: edition=end -->\n", "without an edition"),
+        (
+            "<!-- site-block: edition=zh -->\n<!-- site-block: edition=zh -->\n<!-- site-block: edition=end -->\n",
+            "inside the",
+        ),
+        ("<!-- site-block: edition=en -->\n英文。\n<!-- site-block: edition=end -->\n", "on a page of the zh edition"),
+        (
+            "<!-- site-block: edition=zh -->\n```python\nprint(1)\n```\n<!-- site-block: edition=end -->\n",
+            "Python block",
+        ),
+        ('<!-- site-block: edition=zh -->\n--8<-- "snippets/lenet.py"\n<!-- site-block: edition=end -->\n', "include"),
+        ('<!-- site-block: edition=zh manual="x y z" -->\n<!-- site-block: edition=end -->\n', "stands alone"),
+    ],
+)
 def test_a_malformed_edition_stretch_is_refused(broken, message, tmp_path):
     from guide.directives import PageError
 
@@ -419,7 +469,10 @@ def test_chinese_notebook_has_the_english_code_cells_and_chinese_prose():
     for cell in chinese.cells:
         if cell.cell_type == "markdown":
             assert CJK.search(cell.source), f"a notebook cell without Chinese: {cell.source[:120]!r}"
-    en_source, zh_source = builder.SOURCE.read_text(encoding="utf-8"), builder.TRANSLATED["zh"][0].read_text(encoding="utf-8")
+    en_source, zh_source = (
+        builder.SOURCE.read_text(encoding="utf-8"),
+        builder.TRANSLATED["zh"][0].read_text(encoding="utf-8"),
+    )
     assert includes(en_source) == includes(zh_source)
     assert sorted(set(LINK_URL.findall(en_source))) == sorted(set(LINK_URL.findall(zh_source)))
 
@@ -470,7 +523,9 @@ def test_each_page_is_built_in_its_language(site, page):
 def test_language_switch_stays_on_the_same_page(site, page):
     built = _built(page)
     text = (site / built).read_text(encoding="utf-8")
-    switches = dict((lang, href) for href, lang in re.findall(r'<a href="([^"]*)" hreflang="(\w+)" class="md-select__link"', text))
+    switches = dict(
+        (lang, href) for href, lang in re.findall(r'<a href="([^"]*)" hreflang="(\w+)" class="md-select__link"', text)
+    )
     assert set(switches) == {"en", "zh"}, switches
     english = page if language_of(page) == "en" else page.with_name(page.name.replace(".zh.", "."))
     for language, href in switches.items():
@@ -545,8 +600,11 @@ class SearchIndex:
         segments = self.segment(query)
         if not segments:
             return []
-        hits = [(sum(tokens[s] for s in segments), location) for location, tokens in self.tokens
-                if all(tokens[s] for s in segments)]
+        hits = [
+            (sum(tokens[s] for s in segments), location)
+            for location, tokens in self.tokens
+            if all(tokens[s] for s in segments)
+        ]
         return [location for _, location in sorted(hits, key=lambda h: -h[0])]
 
 

@@ -56,12 +56,22 @@ INDEX = "https://pypi.org/simple"
 TARGETS = {
     "windows": {
         "platforms": ["win_amd64"],
-        "markers": {"sys_platform": "win32", "platform_system": "Windows", "platform_machine": "AMD64", "os_name": "nt"},
+        "markers": {
+            "sys_platform": "win32",
+            "platform_system": "Windows",
+            "platform_machine": "AMD64",
+            "os_name": "nt",
+        },
     },
     "linux": {
         # pip does not widen manylinux_2_28 to the older manylinux tags, so name them.
         "platforms": ["manylinux_2_28_x86_64", "manylinux_2_17_x86_64", "manylinux2014_x86_64"],
-        "markers": {"sys_platform": "linux", "platform_system": "Linux", "platform_machine": "x86_64", "os_name": "posix"},
+        "markers": {
+            "sys_platform": "linux",
+            "platform_system": "Linux",
+            "platform_machine": "x86_64",
+            "os_name": "posix",
+        },
     },
 }
 WHEEL_TAGS = {"windows": ("win_amd64", "none-any"), "linux": ("manylinux", "none-any")}
@@ -87,7 +97,9 @@ INDEX_OPTIONS = {"-i", "--index-url"}
 MIRRORS = {"https://mirrors.tuna.tsinghua.edu.cn/pypi/web/simple": "https://mirrors.tuna.tsinghua.edu.cn/help/pypi/"}
 # pip download --no-deps -d DIR -i URL pkg==X ...: the mirror check on the set-up page.
 DOWNLOAD = re.compile(r"^(?:(?:\S*python[\d.]*(?:\.exe)?|py(?: -[\d.]+)?) -m )?pip3? download (?P<args>.+)$")
-CONFIG_INDEX = re.compile(r"^(?:(?:\S*python[\d.]*(?:\.exe)?|py(?: -[\d.]+)?) -m )?pip3? config set global\.index-url (?P<url>\S+)$")
+CONFIG_INDEX = re.compile(
+    r"^(?:(?:\S*python[\d.]*(?:\.exe)?|py(?: -[\d.]+)?) -m )?pip3? config set global\.index-url (?P<url>\S+)$"
+)
 TAB = re.compile(r'^(?P<indent>[ \t]*)===\+? "(?P<title>[^"]+)"')
 
 
@@ -229,7 +241,9 @@ def resolve(target: str, python: str, requirements: tuple[str, ...]) -> tuple[su
         "--only-binary=:all:", *platforms, "--python-version", python, "--implementation", "cp",
         "--quiet", "--report", str(report), "--no-cache-dir",
     ]  # fmt: skip
-    result = subprocess.run([*base, "--use-feature=fast-deps", *requirements], capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [*base, "--use-feature=fast-deps", *requirements], capture_output=True, text=True, timeout=300
+    )
     if result.returncode != 0 and "fast-deps" in result.stderr and "invalid choice" in result.stderr:
         # A pip without the fast-deps feature: resolve the plain way (downloads whole wheels).
         result = subprocess.run([*base, *requirements], capture_output=True, text=True, timeout=600)
@@ -309,7 +323,9 @@ def test_python_3_13_has_no_torch_directml():
     assert reachable.returncode == 0, reachable.stderr[-3000:]
     result, _ = resolve("windows", "3.13", ("torch-directml",))
     assert result.returncode != 0
-    assert "Could not find a version that satisfies the requirement torch-directml (from versions: none)" in result.stderr
+    assert (
+        "Could not find a version that satisfies the requirement torch-directml (from versions: none)" in result.stderr
+    )
 
 
 @pytest.mark.parametrize("command", OLD_FORK, ids=lambda c: c.test_id)
@@ -341,12 +357,15 @@ def vendor_command_problems(command: InstallCommand) -> list[str]:
         return ["no --index-url: a vendor command names the vendor's index"]
     position = words.index("--index-url")
     index_url = words[position + 1] if position + 1 < len(words) else ""
-    packages = words[:position] + words[position + 2:]
+    packages = words[:position] + words[position + 2 :]
     problems = [f"unexpected option {w}" for w in packages if w.startswith("-")]
     if AMD_INDEX.match(index_url):
         found = [AMD_PACKAGE.match(w) for w in packages]
-        problems += [f"not an AMD ROCm wheel pin (NAME[device-gfxNNNN]==VERSION+rocmX.Y.Z): {w}"
-                     for w, m in zip(packages, found) if not m]
+        problems += [
+            f"not an AMD ROCm wheel pin (NAME[device-gfxNNNN]==VERSION+rocmX.Y.Z): {w}"
+            for w, m in zip(packages, found, strict=True)
+            if not m
+        ]
         found = [m for m in found if m]
         if {m["rocm"] for m in found} and len({m["rocm"] for m in found}) > 1:
             problems.append(f"packages of several ROCm releases: {sorted({m['rocm'] for m in found})}")
@@ -380,18 +399,32 @@ def test_the_setup_page_has_a_vendor_command_for_each_backend():
 @pytest.mark.parametrize(
     "text, problem",
     [
-        ("pip install torch torchvision --index-url https://download.pytorch.org/whl/rocm6.4", "not a PyTorch or AMD index URL"),
-        ("pip install torch --index-url https://download.pytorch.org/whl/xpu", "does not install torch and torchvision"),
+        (
+            "pip install torch torchvision --index-url https://download.pytorch.org/whl/rocm6.4",
+            "not a PyTorch or AMD index URL",
+        ),
+        (
+            "pip install torch --index-url https://download.pytorch.org/whl/xpu",
+            "does not install torch and torchvision",
+        ),
         ("pip install torch torchvision --index-url https://example.com/whl/cu130", "not a PyTorch or AMD index URL"),
         ("pip install torch torchvision", "no --index-url"),
-        ('pip install --index-url https://stable.repo.amd.com/rocm/whl-next/ "torch[device-gfx1100]==2.14.0+rocm10.1.0" "torchvision[device-gfx1100]==0.29+rocm7.14.1"',
-         "several ROCm releases"),
-        ('pip install --index-url https://stable.repo.amd.com/rocm/whl-next/ "torch[device-gfx1100]==2.14.0+rocm10.1.0" "torchvision[device-gfx1201]==0.29+rocm10.1.0"',
-         "the same device target"),
-        ('pip install --index-url https://stable.repo.amd.com/rocm/whl-next/ "torch==2.14.0" "torchvision[device-gfx1100]==0.29+rocm10.1.0"',
-         "not an AMD ROCm wheel pin"),
-        ('pip install --pre --index-url https://stable.repo.amd.com/rocm/whl-next/ "torch[device-gfx1100]==2.14.0+rocm10.1.0" "torchvision[device-gfx1100]==0.29+rocm10.1.0"',
-         "unexpected option"),
+        (
+            'pip install --index-url https://stable.repo.amd.com/rocm/whl-next/ "torch[device-gfx1100]==2.14.0+rocm10.1.0" "torchvision[device-gfx1100]==0.29+rocm7.14.1"',
+            "several ROCm releases",
+        ),
+        (
+            'pip install --index-url https://stable.repo.amd.com/rocm/whl-next/ "torch[device-gfx1100]==2.14.0+rocm10.1.0" "torchvision[device-gfx1201]==0.29+rocm10.1.0"',
+            "the same device target",
+        ),
+        (
+            'pip install --index-url https://stable.repo.amd.com/rocm/whl-next/ "torch==2.14.0" "torchvision[device-gfx1100]==0.29+rocm10.1.0"',
+            "not an AMD ROCm wheel pin",
+        ),
+        (
+            'pip install --pre --index-url https://stable.repo.amd.com/rocm/whl-next/ "torch[device-gfx1100]==2.14.0+rocm10.1.0" "torchvision[device-gfx1100]==0.29+rocm10.1.0"',
+            "unexpected option",
+        ),
     ],
 )
 def test_vendor_form_check_catches(text, problem):
@@ -401,19 +434,33 @@ def test_vendor_form_check_catches(text, problem):
 
 
 def test_vendor_fence_joins_continuation_lines():
-    markdown = ("<!-- site-block: install-check=vendor-index -->\n```bat\npip install --no-cache-dir ^\n"
-                "    https://repo.radeon.com/rocm/windows/rocm-rel-7.2.1/rocm-7.2.1.tar.gz\n```\n")
+    markdown = (
+        "<!-- site-block: install-check=vendor-index -->\n```bat\npip install --no-cache-dir ^\n"
+        "    https://repo.radeon.com/rocm/windows/rocm-rel-7.2.1/rocm-7.2.1.tar.gz\n```\n"
+    )
     (command,) = install_commands(markdown)
     assert command.vendor_index and command.line == 3
-    assert command.requirements == ("--no-cache-dir", "https://repo.radeon.com/rocm/windows/rocm-rel-7.2.1/rocm-7.2.1.tar.gz")
+    assert command.requirements == (
+        "--no-cache-dir",
+        "https://repo.radeon.com/rocm/windows/rocm-rel-7.2.1/rocm-7.2.1.tar.gz",
+    )
 
 
 @pytest.mark.parametrize(
     "markdown, expected",
     [
-        ('=== "PowerShell"\n\n    ```powershell\n    python -m pip install torch-directml\n    ```\n', [("windows", ("torch-directml",))]),
-        ('=== "WSL2 / Linux"\n\n    ```text\n    pip install --force-reinstall torch-directml\n    ```\n', [("linux", ("torch-directml",))]),
-        ('=== "uv"\n\n    === "cmd"\n\n        ```bat\n        uv pip install "torch==2.4.1"\n        ```\n', [("windows", ("torch==2.4.1",))]),
+        (
+            '=== "PowerShell"\n\n    ```powershell\n    python -m pip install torch-directml\n    ```\n',
+            [("windows", ("torch-directml",))],
+        ),
+        (
+            '=== "WSL2 / Linux"\n\n    ```text\n    pip install --force-reinstall torch-directml\n    ```\n',
+            [("linux", ("torch-directml",))],
+        ),
+        (
+            '=== "uv"\n\n    === "cmd"\n\n        ```bat\n        uv pip install "torch==2.4.1"\n        ```\n',
+            [("windows", ("torch==2.4.1",))],
+        ),
         ("```text\npip check\n```\n\n```python\npip install x\n```\n", []),
     ],
 )
@@ -436,8 +483,11 @@ def mirror_lines(markdown: str) -> list[tuple[str, str]]:
     return found
 
 
-MIRROR_LINES = [(page.relative_to(DOCS).as_posix(), kind, line) for page in pages()
-                for kind, line in mirror_lines(page_source(page))]
+MIRROR_LINES = [
+    (page.relative_to(DOCS).as_posix(), kind, line)
+    for page in pages()
+    for kind, line in mirror_lines(page_source(page))
+]
 
 
 def test_the_set_up_page_shows_a_mirror_three_ways():
@@ -451,7 +501,9 @@ def test_the_set_up_page_shows_a_mirror_three_ways():
 def test_mirror_install_uses_a_documented_mirror(command):
     assert command.index in MIRRORS, f"{command.text}: add the mirror and its help page to MIRRORS first"
     page = page_source(DOCS / command.page)
-    assert MIRRORS[command.index] in page, f"{command.page} uses {command.index} without linking {MIRRORS[command.index]}"
+    assert MIRRORS[command.index] in page, (
+        f"{command.page} uses {command.index} without linking {MIRRORS[command.index]}"
+    )
 
 
 @pytest.mark.parametrize("entry", [e for e in MIRROR_LINES if e[1] == "config"], ids=lambda e: f"{e[0]}:{e[2][:40]}")

@@ -9,7 +9,15 @@ import pytest
 
 from guide.blocks import PYTHON_LANGUAGES
 from guide.page import Page
-from guide_harness import DOCS, INCLUDE_LINE, ROOT, SNIPPETS, included_files, page_source, pages
+from guide_harness import (
+    DOCS,
+    INCLUDE_LINE,
+    ROOT,
+    SNIPPETS,
+    included_files,
+    page_source,
+    pages,
+)
 
 INCLUDE_ONLY = re.compile(r"^;?-+8<-+")
 

@@ -39,9 +39,12 @@ def job_env(workflow: str) -> dict:
 
 def plan(setting: str, tools=HOSTED_TOOLS) -> list[tuple[object, str, str | None]]:
     """(block, shell, environment key) of every install block that runs on Windows under ``setting``."""
-    return [(b, shell, environment_key(b)) for b, shell in runs_of(BLOCKS)
-            if skip_reason(b, shell, True, setting, have=tools.__contains__) is None
-            and re.search(r"pip3?\s+install", b.code)]
+    return [
+        (b, shell, environment_key(b))
+        for b, shell in runs_of(BLOCKS)
+        if skip_reason(b, shell, True, setting, have=tools.__contains__) is None
+        and re.search(r"pip3?\s+install", b.code)
+    ]
 
 
 def test_the_hosted_windows_job_builds_each_environment_once():
@@ -51,7 +54,9 @@ def test_the_hosted_windows_job_builds_each_environment_once():
     # torch's. setup.zh.md's pip upgrade goes through a mirror in China, so it is a manual block.
     assert set(keys) == {"torch-directml", "torch==2.14.1 torchvision==0.29.1"}, keys
     assert keys["torch-directml"] >= 6  # setup.md 2 blocks x 3 runs and troubleshooting's: built once
-    assert set(keys) <= set(SIZES), "an environment the job builds has no measured size: run tests/tools/measure_environments.py"
+    assert set(keys) <= set(SIZES), (
+        "an environment the job builds has no measured size: run tests/tools/measure_environments.py"
+    )
 
 
 def test_vendor_index_installs_run_only_when_opted_in():
@@ -75,13 +80,21 @@ def test_the_installs_setting_is_checked():
         installs_setting({INSTALLS_VARIABLE: "yes"})
 
 
-@pytest.mark.parametrize("code, key", [
-    ("py -3.12 -m venv .venv\n.venv\\Scripts\\Activate.ps1\npython -m pip install torch-directml", "torch-directml"),
-    ("python -m pip install --force-reinstall torch-directml\npython -m pip check", "torch-directml"),
-    ("pip3 install torch torchvision --index-url https://download.pytorch.org/whl/xpu",
-     "--index-url https://download.pytorch.org/whl/xpu torch torchvision"),
-    ("python -m pip check", None),
-])
+@pytest.mark.parametrize(
+    "code, key",
+    [
+        (
+            "py -3.12 -m venv .venv\n.venv\\Scripts\\Activate.ps1\npython -m pip install torch-directml",
+            "torch-directml",
+        ),
+        ("python -m pip install --force-reinstall torch-directml\npython -m pip check", "torch-directml"),
+        (
+            "pip3 install torch torchvision --index-url https://download.pytorch.org/whl/xpu",
+            "--index-url https://download.pytorch.org/whl/xpu torch torchvision",
+        ),
+        ("python -m pip check", None),
+    ],
+)
 def test_environment_key(code, key):
     (block,) = shell_blocks_of("page.md", f"<!-- site-block: env=venv -->\n```powershell\n{code}\n```\n")
     assert environment_key(block) == key
@@ -116,11 +129,12 @@ def test_peak_counts_only_what_is_alive():
 
 def planned_figures(workflow_text: str) -> dict[str, int]:
     """The figures in the workflow's '# Planned on ...' comment, its lines joined."""
-    comment = " ".join(line.strip().removeprefix("#").strip() for line in workflow_text.splitlines()
-                       if line.startswith("#"))
+    comment = " ".join(
+        line.strip().removeprefix("#").strip() for line in workflow_text.splitlines() if line.startswith("#")
+    )
     found = {}
     for name, pattern in (("suite", r"(\d+) MB unpacked for the suite's \.venv"), ("blocks", r"(\d+) MB at the peak")):
-        match = re.search(pattern, comment[comment.find("Planned on"):])
+        match = re.search(pattern, comment[comment.find("Planned on") :])
         if match:
             found[name] = int(match.group(1))
     return found

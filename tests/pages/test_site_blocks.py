@@ -9,7 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-from guide_harness import ASCII_CONSOLE, SNIPPETS, all_site_blocks, run_python
+from guide_harness import (
+    ASCII_CONSOLE,
+    SNIPPETS,
+    all_site_blocks,
+    run_python,
+)
 
 BLOCKS = all_site_blocks()
 

@@ -122,11 +122,15 @@ def _run(block, shell, project, tmp_path):
         file.write_text(powershell_script(block), encoding="utf-8-sig", newline="")  # BOM: PowerShell 5.1 reads UTF-8
     # Bounded for the whole tree: on a timeout pwsh or cmd and the python under it are stopped together.
     try:
-        result = run_bounded(shell_command(shell, file), timeout=BLOCK_TIMEOUT, cwd=project, env=env,
-                             encoding="utf-8", errors="replace")
+        result = run_bounded(
+            shell_command(shell, file), timeout=BLOCK_TIMEOUT, cwd=project, env=env, encoding="utf-8", errors="replace"
+        )
     except subprocess.TimeoutExpired as timeout:
-        pytest.fail(f"{block.test_id} in {shell} ran past {BLOCK_TIMEOUT} s\n{block.code}\n--- output\n"
-                    f"{(timeout.output or '')[-3000:]}\n{(timeout.stderr or '')[-3000:]}", pytrace=False)
+        pytest.fail(
+            f"{block.test_id} in {shell} ran past {BLOCK_TIMEOUT} s\n{block.code}\n--- output\n"
+            f"{(timeout.output or '')[-3000:]}\n{(timeout.stderr or '')[-3000:]}",
+            pytrace=False,
+        )
     assert result.returncode == 0, (
         f"{block.test_id} in {shell} exited {result.returncode}\n{block.code}\n--- output\n"
         f"{result.stdout[-3000:]}\n{result.stderr[-3000:]}"

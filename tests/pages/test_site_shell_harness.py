@@ -23,8 +23,8 @@ from guide_harness import (
     PageError,
     all_shell_blocks,
     cmd_script,
-    page_source,
     english_pages,
+    page_source,
     pages,
     powershell_script,
     run_python,
@@ -71,7 +71,11 @@ def test_extraction_after_pins_and_de_indented():
 
     blocks = shell_blocks_of("page.md", pins.expand_pins(PAGE))
     assert [(b.line, b.language, b.shell) for b in blocks] == [
-        (5, "powershell", "powershell"), (13, "bat", "cmd"), (20, "pwsh", "powershell"), (29, "cmd", "cmd")]
+        (5, "powershell", "powershell"),
+        (13, "bat", "cmd"),
+        (20, "pwsh", "powershell"),
+        (29, "cmd", "cmd"),
+    ]
     assert blocks[0].code == "py -3.12 -m venv .venv\n.venv\\Scripts\\Activate.ps1"
     assert (blocks[0].manual, blocks[0].env, blocks[0].directml) == (None, "project", False)
     assert blocks[1].env == "venv" and blocks[1].code.startswith(".venv\\Scripts\\activate.bat\n")
@@ -82,17 +86,35 @@ def test_extraction_after_pins_and_de_indented():
 @pytest.mark.parametrize(
     "page, message",
     [
-        ("<!-- site-block: manual=\"\" -->\n```powershell\nx\n```\n", 'page.md:1: manual="..." (not empty)'),
+        ('<!-- site-block: manual="" -->\n```powershell\nx\n```\n', 'page.md:1: manual="..." (not empty)'),
         ("<!-- site-block: manual -->\n```powershell\nx\n```\n", 'page.md:1: manual="..." (not empty)'),
-        ("<!-- site-block: skip=\"why\" -->\n```bat\nx\n```\n", "page.md:1: unknown site-block key 'skip'"),
+        ('<!-- site-block: skip="why" -->\n```bat\nx\n```\n', "page.md:1: unknown site-block key 'skip'"),
         ("<!-- site-block: env=conda -->\n```bat\nx\n```\n", "page.md:1: env=venv, not 'env=conda'"),
         ("<!-- site-block: directml=no -->\n```bat\nx\n```\n", "page.md:1: directml=yes, not 'directml=no'"),
-        ("\n<!-- site-block: args=x -->\n```bat\nx\n```\n", "page.md:3: site-block key 'args' does not apply to a ```bat"),
-        ("<!-- install-check: historical -->\n```bat\nx\n```\n", "page.md:1: <!-- install-check: historical --> is not a"),
-        ("<!-- site-block: env=venv -->\nSome prose.\n\n```bat\nx\n```\n", "page.md:1: a site-block directive stands above text"),
-        ("```bat\nx\n```\n\n<!-- site-block: env=venv -->\n", "page.md:5: a site-block directive at the end of the page"),
-        ("<!-- site-block: env=venv -->\n<!-- site-block: env=venv -->\n```bat\nx\n```\n", "page.md:2: site-block key 'env' given twice"),
-        ("<!-- site-block: manual=\"unclosed -->\n```bat\nx\n```\n", "page.md:1: site-block directive: No closing quotation"),
+        (
+            "\n<!-- site-block: args=x -->\n```bat\nx\n```\n",
+            "page.md:3: site-block key 'args' does not apply to a ```bat",
+        ),
+        (
+            "<!-- install-check: historical -->\n```bat\nx\n```\n",
+            "page.md:1: <!-- install-check: historical --> is not a",
+        ),
+        (
+            "<!-- site-block: env=venv -->\nSome prose.\n\n```bat\nx\n```\n",
+            "page.md:1: a site-block directive stands above text",
+        ),
+        (
+            "```bat\nx\n```\n\n<!-- site-block: env=venv -->\n",
+            "page.md:5: a site-block directive at the end of the page",
+        ),
+        (
+            "<!-- site-block: env=venv -->\n<!-- site-block: env=venv -->\n```bat\nx\n```\n",
+            "page.md:2: site-block key 'env' given twice",
+        ),
+        (
+            '<!-- site-block: manual="unclosed -->\n```bat\nx\n```\n',
+            "page.md:1: site-block directive: No closing quotation",
+        ),
         ("```sh\nls\n```\n", "a ```sh block on a page for Windows readers"),
         ("```console\n$ ls\n```\n", "a ```console block"),
         ("```powershell\n\n```\n", "an empty powershell block"),
@@ -127,20 +149,33 @@ def test_every_site_block_directive_is_read(page):
 
 
 def test_powershell_script_stops_at_the_first_failing_line():
-    block = shell_blocks_of("page.md", "```powershell\npy -3.12 -m venv .venv\n# why\n.venv\\Scripts\\Activate.ps1\n```\n")[0]
+    block = shell_blocks_of(
+        "page.md", "```powershell\npy -3.12 -m venv .venv\n# why\n.venv\\Scripts\\Activate.ps1\n```\n"
+    )[0]
     assert powershell_script(block).split("\r\n") == [
-        "py -3.12 -m venv .venv", "if (-not $?) { exit 1 }", "# why",
-        ".venv\\Scripts\\Activate.ps1", "if (-not $?) { exit 1 }", "exit 0", ""]
+        "py -3.12 -m venv .venv",
+        "if (-not $?) { exit 1 }",
+        "# why",
+        ".venv\\Scripts\\Activate.ps1",
+        "if (-not $?) { exit 1 }",
+        "exit 0",
+        "",
+    ]
 
 
 def test_cmd_script_calls_batch_files_and_stops_at_the_first_failing_line():
     block = shell_blocks_of("page.md", "```bat\n.venv\\Scripts\\activate.bat\nrem why\npython -m pip check\n```\n")[0]
     assert cmd_script(block).split("\r\n") == [
-        "call .venv\\Scripts\\activate.bat", "if %errorlevel% neq 0 exit /b %errorlevel%", "rem why",
-        "python -m pip check", "if %errorlevel% neq 0 exit /b %errorlevel%", "exit /b 0", ""]
+        "call .venv\\Scripts\\activate.bat",
+        "if %errorlevel% neq 0 exit /b %errorlevel%",
+        "rem why",
+        "python -m pip check",
+        "if %errorlevel% neq 0 exit /b %errorlevel%",
+        "exit /b 0",
+        "",
+    ]
     # `if errorlevel 1` is true for 1 and above only: a crash's negative NTSTATUS code would pass.
     assert "if errorlevel" not in cmd_script(block)
-
 
 
 # What no CI job can do by itself: ask for input, change the machine, need an initialised shell or a token.
@@ -151,8 +186,15 @@ UNATTENDED_NEVER = re.compile(
 )
 
 
-@pytest.mark.parametrize("code", ["conda activate dml", "$p = Read-Host -AsSecureString", "winget install Python.Python.3.12",
-                                  "python train_mnist.py --device dml:1"])
+@pytest.mark.parametrize(
+    "code",
+    [
+        "conda activate dml",
+        "$p = Read-Host -AsSecureString",
+        "winget install Python.Python.3.12",
+        "python train_mnist.py --device dml:1",
+    ],
+)
 def test_the_unattended_rule_catches(code):
     assert UNATTENDED_NEVER.search(code)
 
@@ -168,17 +210,21 @@ def test_every_shell_block_on_every_page_runs_on_windows_or_says_why_not():
         # Every shell fence of the page model (guide.page) is a block the harness found: none is lost
         # between the fences and the blocks (an include, an edition's stretch, a directive).
         wanted = len(Page.parse(page_source(page), name).blocks(*SHELL_LANGUAGES))
-        assert len(by_page.get(name, [])) == wanted, f"{name}: {wanted} shell fences, harness found {len(by_page.get(name, []))}"
+        assert len(by_page.get(name, [])) == wanted, (
+            f"{name}: {wanted} shell fences, harness found {len(by_page.get(name, []))}"
+        )
     for block in blocks:
         assert block.manual is None or len(block.manual.split()) >= 3, f"{block.test_id}: say why, in words"
         unattended = UNATTENDED_NEVER.search(block.code)
         assert block.manual or not unattended, (
             f"{block.test_id}: `{unattended.group(0) if unattended else ''}` cannot run unattended: "
-            f'mark the block <!-- site-block: manual="why" -->')
+            f'mark the block <!-- site-block: manual="why" -->'
+        )
         other_torch = OTHER_TORCH.search(block.code)
         assert block.manual or block.env == "venv" or not other_torch, (
             f"{block.test_id}: `{other_torch.group(0) if other_torch else ''}` installs another torch: run it in a "
-            f"fresh environment (<!-- site-block: env=venv -->), never in the suite's own")
+            f"fresh environment (<!-- site-block: env=venv -->), never in the suite's own"
+        )
     runnable = [b for b in blocks if not b.manual]
     assert len(runnable) >= len(blocks) // 2, "most of the site's commands must run unattended"
 
@@ -188,11 +234,14 @@ def test_every_shell_block_on_every_page_runs_on_windows_or_says_why_not():
 OTHER_TORCH = re.compile(r"pip3? install\b[^\n]*--index-url\b|pip3? install\b[^\n]*\btorch==(?!2\.4\.1\b)", re.I)
 
 
-@pytest.mark.parametrize("code", [
-    "pip3 install torch torchvision --index-url https://download.pytorch.org/whl/xpu",
-    'python -m pip install --index-url https://stable.repo.amd.com/rocm/whl-next/ "torch[device-gfx1100]==2.14.0+rocm10.1.0"',
-    "python -m pip install torch==2.14.1 torchvision==0.29.1",
-])
+@pytest.mark.parametrize(
+    "code",
+    [
+        "pip3 install torch torchvision --index-url https://download.pytorch.org/whl/xpu",
+        'python -m pip install --index-url https://stable.repo.amd.com/rocm/whl-next/ "torch[device-gfx1100]==2.14.0+rocm10.1.0"',
+        "python -m pip install torch==2.14.1 torchvision==0.29.1",
+    ],
+)
 def test_the_other_torch_rule_catches(code):
     assert OTHER_TORCH.search(code)
     assert not OTHER_TORCH.search("python -m pip install torch-directml")
@@ -222,13 +271,18 @@ def test_the_end_of_run_summary_counts_and_lists_them(tmp_path):
     (tmp_path / "conftest.py").write_text('pytest_plugins = ["run_summary"]\n', encoding="utf-8")
     (tmp_path / "pytest.ini").write_text("[pytest]\nmarkers =\n    directml: needs DirectML\n", encoding="utf-8")
     (tmp_path / "test_site_shell_blocks.py").write_text(SUMMARY_TESTS, encoding="utf-8")
-    result = run_python(["-m", "pytest", "-p", "no:cacheprovider", str(tmp_path)], cwd=tmp_path,
-                        PYTHONPATH=os.pathsep.join([str(TESTS), str(DOCS / "hooks")]))  # run_summary reads guide
+    result = run_python(
+        ["-m", "pytest", "-p", "no:cacheprovider", str(tmp_path)],
+        cwd=tmp_path,
+        PYTHONPATH=os.pathsep.join([str(TESTS), str(DOCS / "hooks")]),
+    )  # run_summary reads guide
     out = result.stdout
     assert result.returncode == 1, out[-3000:]  # the failed block fails the run
-    summary = out[out.index("site shell blocks"):]
-    assert "2 shell block runs (1 passed, 1 failed), 1 blocks not run unattended (marked manual on their page), " \
-           "1 runs skipped, 0 errors" in summary
+    summary = out[out.index("site shell blocks") :]
+    assert (
+        "2 shell block runs (1 passed, 1 failed), 1 blocks not run unattended (marked manual on their page), "
+        "1 runs skipped, 0 errors" in summary
+    )
     assert "  manual setup.md:72 [pwsh,powershell] (needs conda init)" in summary
     assert "  skipped 1: shell blocks run on Windows only" in summary
 
@@ -238,8 +292,11 @@ NEEDS_DIRECTML = re.compile(r"verify_directml\.py(?![^\n]*--allow-fallback)")
 
 
 def directml_marking_problems(blocks) -> list[str]:
-    return [f"{b.test_id}: runs verify_directml.py without --allow-fallback: mark it <!-- site-block: directml=yes -->"
-            for b in blocks if NEEDS_DIRECTML.search(b.code) and not b.directml and not b.manual]
+    return [
+        f"{b.test_id}: runs verify_directml.py without --allow-fallback: mark it <!-- site-block: directml=yes -->"
+        for b in blocks
+        if NEEDS_DIRECTML.search(b.code) and not b.directml and not b.manual
+    ]
 
 
 def test_blocks_that_need_directml_are_marked():

@@ -8,7 +8,14 @@ import shutil
 
 import pytest
 
-from ci_packages import Machine, fresh, main, node_is_debian, packages, this_machine
+from ci_packages import (
+    Machine,
+    fresh,
+    main,
+    node_is_debian,
+    packages,
+    this_machine,
+)
 from guide_harness import ROOT
 
 NOTHING = Machine(chromium=False, fonts=False, node=False, npm=False, node_is_debian=False, data=False)

@@ -72,7 +72,10 @@ def test_every_run_says_what_torch_directml_sees(tmp_path):
     assert result.returncode == 0, result.stdout[-2000:]
     lines = result.stdout.splitlines()
     start = lines.index("torch-directml: 2 DirectML adapter(s)")
-    assert lines[start + 1: start + 3] == ["  [0] Microsoft Basic Render Driver (software)", "  [1] AMD Radeon RX 6700 XT"]
+    assert lines[start + 1 : start + 3] == [
+        "  [0] Microsoft Basic Render Driver (software)",
+        "  [1] AMD Radeon RX 6700 XT",
+    ]
 
 
 def run_with_adapters(tmp_path, names, **env):
@@ -92,7 +95,9 @@ def test_a_software_adapter_alone_is_no_directml_gpu(tmp_path, monkeypatch):
     result = run_with_adapters(tmp_path, WARP)
     assert result.returncode == 0, result.stdout[-2000:]
     assert "1 passed, 1 skipped" in result.stdout
-    assert "needs DirectML: torch-directml found only a software adapter (Microsoft Basic Render Driver" in result.stdout
+    assert (
+        "needs DirectML: torch-directml found only a software adapter (Microsoft Basic Render Driver" in result.stdout
+    )
     # The header still says what was found.
     lines = result.stdout.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("torch-directml: "))
@@ -140,6 +145,8 @@ def test_collecting_only_is_no_failed_directml_run(tmp_path):
     (tmp_path / "test_sample.py").write_text(TESTS_WITH_MARKER, encoding="utf-8")
     fake = fake_directml.install(tmp_path, import_error=fake_directml.NOT_INSTALLED)
     env = {"PYTHONPATH": os.pathsep.join([fake, str(TESTS)]), "REQUIRE_DIRECTML": "1"}
-    result = run_python(["-m", "pytest", "-p", "no:cacheprovider", "--collect-only", "-q", str(tmp_path)], cwd=tmp_path, **env)
+    result = run_python(
+        ["-m", "pytest", "-p", "no:cacheprovider", "--collect-only", "-q", str(tmp_path)], cwd=tmp_path, **env
+    )
     assert result.returncode == 0, result.stdout
     assert "2 tests collected" in result.stdout

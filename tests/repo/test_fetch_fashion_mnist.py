@@ -40,8 +40,9 @@ def test_gzip_md5s_are_torchvisions():
     """Cross-check: the upstream .gz MD5s the script reports against are the ones torchvision ships."""
     import torchvision
 
-    published = {url.rsplit("/", 1)[-1].removesuffix(".gz"): md5
-                 for url, md5 in torchvision.datasets.FashionMNIST.resources}
+    published = {
+        url.rsplit("/", 1)[-1].removesuffix(".gz"): md5 for url, md5 in torchvision.datasets.FashionMNIST.resources
+    }
     assert published == {name: md5 for name, (_, _, md5) in fetcher.FILES.items()}
 
 
@@ -62,7 +63,7 @@ def mirrors(tmp_path, debian_files):
     served = tmp_path / "served"
     for folder in ("damaged", "empty", "good"):
         (served / folder).mkdir(parents=True)
-    for name, path in debian_files.items():
+    for path in debian_files.values():
         (served / "good" / path.name).write_bytes(path.read_bytes())
         (served / "damaged" / path.name).write_bytes(gzip.compress(b"not Fashion-MNIST"))
     requests = []
@@ -75,8 +76,13 @@ def mirrors(tmp_path, debian_files):
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     base = f"http://127.0.0.1:{server.server_address[1]}"
-    yield {"damaged": f"{base}/damaged/", "empty": f"{base}/empty/", "good": f"{base}/good/",
-           "requests": requests, "served": served}
+    yield {
+        "damaged": f"{base}/damaged/",
+        "empty": f"{base}/empty/",
+        "good": f"{base}/good/",
+        "requests": requests,
+        "served": served,
+    }
     server.shutdown()
     server.server_close()
 
@@ -86,7 +92,7 @@ def test_falls_back_to_the_next_mirror_and_verifies(mirrors, tmp_path, debian_fi
     log = []
     fetched = fetcher.fetch(dest, (mirrors["damaged"], mirrors["empty"], mirrors["good"]), log=log.append)
     assert fetched == list(fetcher.FILES)
-    for name, path in debian_files.items():
+    for path in debian_files.values():
         assert (dest / path.name).read_bytes() == path.read_bytes()
     text = "\n".join(log)
     assert text.count("SHA-256 mismatch") == 0 and text.count("wrong size") == 4  # the damaged mirror
@@ -107,16 +113,20 @@ def test_intact_files_are_not_downloaded_again(mirrors, tmp_path, debian_files):
 
 def test_file_urls_work_as_mirrors(tmp_path, debian_files):
     source = next(iter(debian_files.values())).parent
-    result = run_python([str(SCRIPT), str(tmp_path / "dest"), "--mirror", (tmp_path / "none").as_uri(),
-                         "--mirror", source.as_uri()], cwd=tmp_path)
+    result = run_python(
+        [str(SCRIPT), str(tmp_path / "dest"), "--mirror", (tmp_path / "none").as_uri(), "--mirror", source.as_uri()],
+        cwd=tmp_path,
+    )
     assert result.returncode == 0, result.stderr
     assert "Fashion-MNIST ready in" in result.stdout and "(4 downloaded, 0 cached)" in result.stdout
 
 
 def test_no_intact_copy_anywhere_is_one_line_and_leaves_nothing(mirrors, tmp_path):
     dest = tmp_path / "dest"
-    result = run_python([str(SCRIPT), str(dest), "--mirror", mirrors["damaged"], "--mirror", mirrors["empty"]],
-                        cwd=tmp_path)
-    assert_one_line_error(result, "no mirror served an intact train-images-idx3-ubyte.gz",
-                          "/damaged/", "/empty/", "HTTP Error 404")
+    result = run_python(
+        [str(SCRIPT), str(dest), "--mirror", mirrors["damaged"], "--mirror", mirrors["empty"]], cwd=tmp_path
+    )
+    assert_one_line_error(
+        result, "no mirror served an intact train-images-idx3-ubyte.gz", "/damaged/", "/empty/", "HTTP Error 404"
+    )
     assert list(dest.iterdir()) == []  # no damaged or partial file under any name

@@ -19,6 +19,7 @@ from guide import checked
 
 ROOT = Path(__file__).resolve().parents[2]
 
+
 def releases(*versions, yanked=()):
     return {v: [{"filename": f"{v}.whl", "yanked": v in yanked}] for v in versions}
 
@@ -27,8 +28,9 @@ def releases(*versions, yanked=()):
 
 
 def test_a_newer_final_release_is_newer():
-    assert freshness.newer_than_pin("torch", "2.14.1", releases("2.14.1", "2.15.0", "2.9.1")) == \
-        freshness.Newer("torch", "2.14.1", "2.15.0")
+    assert freshness.newer_than_pin("torch", "2.14.1", releases("2.14.1", "2.15.0", "2.9.1")) == freshness.Newer(
+        "torch", "2.14.1", "2.15.0"
+    )
 
 
 def test_versions_compare_as_versions_not_strings():
@@ -49,10 +51,19 @@ def test_dev_releases_count_for_a_package_that_has_only_those():
 
 
 def test_the_watched_pins_are_torch_directml_and_current_torch():
-    pins = {"torch-directml": "0.2.5.dev240914", "current.torch": "2.14.1", "current.torchvision": "0.29.1",
-            "torch": "2.4.1", "torchvision": "0.19.1", "newest-torch": "2.15.0"}
-    answers = {"torch-directml": releases("0.2.5.dev240914"), "torch": releases("2.4.1", "2.14.1", "2.15.0"),
-               "torchvision": releases("0.19.1", "0.29.1")}
+    pins = {
+        "torch-directml": "0.2.5.dev240914",
+        "current.torch": "2.14.1",
+        "current.torchvision": "0.29.1",
+        "torch": "2.4.1",
+        "torchvision": "0.19.1",
+        "newest-torch": "2.15.0",
+    }
+    answers = {
+        "torch-directml": releases("0.2.5.dev240914"),
+        "torch": releases("2.4.1", "2.14.1", "2.15.0"),
+        "torchvision": releases("0.19.1", "0.29.1"),
+    }
     asked = []
 
     def fetch(name):
@@ -69,8 +80,9 @@ def test_the_watched_pins_are_torch_directml_and_current_torch():
 
 
 def entry(name, checked_on, every):
-    return checked.Entry(Path("sources.yml"), ("sources", name), f"https://example.org/{name}",
-                         dt.date.fromisoformat(checked_on), every)
+    return checked.Entry(
+        Path("sources.yml"), ("sources", name), f"https://example.org/{name}", dt.date.fromisoformat(checked_on), every
+    )
 
 
 def test_an_entry_is_due_once_its_days_have_passed():
@@ -85,7 +97,8 @@ def test_an_entry_is_due_once_its_days_have_passed():
 def test_dates_of_every_data_file_are_read(tmp_path):
     (tmp_path / "gpus.yml").write_text(
         "gpus:\n  - id: gfx1030\n    rocm:\n      source: https://example.org/s\n      checked: 2026-01-01\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     due = freshness.due_entries(checked.read_entries(tmp_path), dt.date(2026, 12, 1))
     assert [e.name for e in due] == ["gpus.gpus.gfx1030.rocm"]
 
@@ -98,8 +111,12 @@ def test_nothing_changed_means_no_issue_text():
 
 
 def test_the_issue_text_names_each_change_and_its_source():
-    body = freshness.issue_body([freshness.Newer("torch", "2.14.1", "2.15.0")],
-                                [entry("amd", "2026-10-01", 30)], dt.date(2026, 12, 1), "- [ ] https://x 404")
+    body = freshness.issue_body(
+        [freshness.Newer("torch", "2.14.1", "2.15.0")],
+        [entry("amd", "2026-10-01", 30)],
+        dt.date(2026, 12, 1),
+        "- [ ] https://x 404",
+    )
     assert body.startswith(freshness.MARKER)
     assert "| torch | 2.14.1 | 2.15.0 |" in body
     assert "| `sources.yml`: sources.amd | 2026-10-01 | 2026-10-31 | https://example.org/amd |" in body
@@ -153,8 +170,9 @@ def test_issue_without_text_calls_nothing(tmp_path, capsys, monkeypatch):
 
 
 def run_cli(*args):
-    return subprocess.run([sys.executable, "tests/tools/freshness.py", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "tests/tools/freshness.py", *args], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
 
 
 def test_a_bad_date_is_one_line_and_exit_2():
@@ -170,7 +188,6 @@ def test_pypi_out_of_reach_is_one_line(monkeypatch, capsys):
     monkeypatch.setattr(freshness, "fetch_releases", offline)
     assert freshness.main(["check"]) == 2
     assert capsys.readouterr().err.strip() == "error: cannot read https://pypi.org/pypi/torch-directml/json: no network"
-
 
 
 def test_check_writes_the_issue_text_only_when_something_changed(tmp_path, monkeypatch, capsys):

@@ -66,9 +66,16 @@ def nested(path: Path) -> tuple[list[str], str] | None:
     source = path.read_text(encoding="utf-8")
     if not NESTED_PYTEST.search(source):
         return None
-    paths = sorted({node.value for node in ast.walk(ast.parse(source))
-                    if isinstance(node, ast.Constant) and isinstance(node.value, str)
-                    and TEST_PATH.match(node.value) and (ROOT / node.value).exists()})
+    paths = sorted(
+        {
+            node.value
+            for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and TEST_PATH.match(node.value)
+            and (ROOT / node.value).exists()
+        }
+    )
     if not paths:
         return None  # it runs a suite it writes into tmp_path
     forced = re.search(rf"""["']{INSTALLS_VARIABLE}["']:\s*["']none["']""", source)
@@ -81,8 +88,11 @@ def what_runs(selection: list[str], runner_os: str, setting: str, blocks) -> dic
     plan = {"modules": [], "nested": [], "shell runs": [], "nested shell runs": []}
 
     def shell_runs(installs: str) -> list:
-        return [(b, shell, environment_key(b)) for b, shell in runs_of(blocks)
-                if skip_reason(b, shell, on_windows, installs, have=HOSTED_TOOLS.__contains__) is None]
+        return [
+            (b, shell, environment_key(b))
+            for b, shell in runs_of(blocks)
+            if skip_reason(b, shell, on_windows, installs, have=HOSTED_TOOLS.__contains__) is None
+        ]
 
     def visit(paths: list[str], installs: str, depth: int) -> None:
         for path in modules(paths):
@@ -126,8 +136,10 @@ SUITE_MB = FIGURES["environments"]["the suite (--group test, the Windows lock)"]
 def budget_problems(plan: dict, runner_os: str, hosted: bool) -> list:
     problems = []
     if runner_os == "Windows" and plan["nested shell runs"]:
-        problems.append(f"{len(plan['nested shell runs'])} shell-block runs again inside nested suites "
-                        f"({len(installs(plan['nested shell runs']))} installs): {plan['nested']}")
+        problems.append(
+            f"{len(plan['nested shell runs'])} shell-block runs again inside nested suites "
+            f"({len(installs(plan['nested shell runs']))} installs): {plan['nested']}"
+        )
     if not hosted:
         unhashed = installs(plan["shell runs"] + plan["nested shell runs"])
         if unhashed:

@@ -1,4 +1,5 @@
-"""ruff, pinned in pyproject.toml, lints the project and formats what readers copy (snippets/).
+"""ruff, pinned in pyproject.toml, lints and formats the project: what readers copy (snippets/) at 76
+columns, the project's own code (tests/, docs/hooks/, .github/) at 120 (their folders' ruff.toml).
 
 Its line length (pyproject.toml's [tool.ruff]) is what a code block shows without scrolling at the
 site's desktop width, so a snippet line that would scroll fails here.
@@ -21,8 +22,9 @@ pytest.importorskip("ruff", reason="ruff is in the test group: pip install --gro
 
 
 def ruff(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "ruff", *args, "--no-cache"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "ruff", *args, "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
 
 
 def test_ruff_is_the_pinned_version():
@@ -120,11 +122,11 @@ def test_the_fragment_check_finds_split_strings():
     ]
 
 
-
 def test_the_fragment_check_reads_an_f_string_as_one_literal():
     """On 3.12 an f-string is many tokens; a nested one and its braces stay inside the one part."""
     source = 'a = (f"done {f\'{n}\'} of {total:>{w}}"\n     "tail")\nb = f"{x}" f"{y}"\n'
     assert implicit_concatenations(source) == [(1, ["done {f'{n}'} of {total:>{w}}", "tail"]), (3, ["{x}", "{y}"])]
+
 
 def test_no_string_in_snippets_is_split_into_a_fragment():
     found = split_fragments(ROOT / "snippets")

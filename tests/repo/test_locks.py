@@ -114,14 +114,16 @@ def disagreements(pyproject_text: str, lock_text: str, group: str, platform: str
                 found |= world(entry["include-group"])
         return frozenset(found)
 
-    for name_in_group, entries in all_groups.items():
+    for name_in_group in all_groups:
         if world(name_in_group) != world(group):
             continue
         for requirement in group_requirements(all_groups, name_in_group):
             pins = [s.version for s in requirement.specifier if s.operator == "=="]
             name = canonicalize_name(requirement.name)
             if pins and name in lock and lock[name]["version"] != pins[0]:
-                problems.append(f"pyproject.toml pins {requirement.name}=={pins[0]} but the lock has {lock[name]['version']}")
+                problems.append(
+                    f"pyproject.toml pins {requirement.name}=={pins[0]} but the lock has {lock[name]['version']}"
+                )
     direct = f"(pyproject.toml:{group})"
     for name, entry in lock.items():
         if entry["hashes"] == 0:
@@ -154,7 +156,9 @@ def test_lock_agrees_with_pyproject(lock):
     text = read(lock_script.lock_path(*lock))
     assert disagreements(PYPROJECT, text, group, platform, python) == []
     # The header names the one command that regenerates it.
-    assert f"#    {lock_script.COMMAND} --group {group} --platform {platform} --python {python}" in text.splitlines()[:3]
+    assert (
+        f"#    {lock_script.COMMAND} --group {group} --platform {platform} --python {python}" in text.splitlines()[:3]
+    )
 
 
 @pytest.mark.parametrize("lock", lock_script.LOCKS, ids=LOCK_IDS)
@@ -188,8 +192,10 @@ def _install_steps():
                 run = step.get("run", "")
                 # A file that .github/locks/pick.py writes from a lock (the lock's hash-pinned build
                 # backend, installed before the lock itself) stands for that lock.
-                picked = {m["file"]: m["lock"] for m in re.finditer(
-                    r"pick\.py\s+(?P<lock>\S+)\s+[^>\n]*>\s*(?P<file>\S+)", run)}
+                picked = {
+                    m["file"]: m["lock"]
+                    for m in re.finditer(r"pick\.py\s+(?P<lock>\S+)\s+[^>\n]*>\s*(?P<file>\S+)", run)
+                }
                 for line in run.splitlines():
                     for file, lock in picked.items():
                         if re.search(r"\bpip\s+install\b", line):
@@ -218,9 +224,15 @@ def test_workflows_install_only_from_a_lock_with_hash_checking():
 def test_each_workflow_installs_the_lock_for_its_platform():
     expected = {
         "directml.yml": {lock_script.lock_path("test", "windows", "3.12")},
-        "site.yml": {lock_script.lock_path("test", "linux", "3.12"), lock_script.lock_path("test-current", "linux", "3.12")},
+        "site.yml": {
+            lock_script.lock_path("test", "linux", "3.12"),
+            lock_script.lock_path("test-current", "linux", "3.12"),
+        },
         # The check job builds the site from the docs lock; the vendor-index job needs the Windows lock.
-        "freshness.yml": {lock_script.lock_path("docs", "linux", "3.12"), lock_script.lock_path("test", "windows", "3.12")},
+        "freshness.yml": {
+            lock_script.lock_path("docs", "linux", "3.12"),
+            lock_script.lock_path("test", "windows", "3.12"),
+        },
     }
     seen = {name: set() for name in expected}
     for name, line in _install_steps():
@@ -232,8 +244,11 @@ def test_each_workflow_installs_the_lock_for_its_platform():
 def version_drift(lock_text: str, reference_text: str) -> list[str]:
     """Packages of ``lock_text`` that ``reference_text`` locks at another version (or does not lock)."""
     lock, reference = parse_lock(lock_text), parse_lock(reference_text)
-    return sorted(f"{name}=={entry['version']}, the reference has {reference[name]['version'] if name in reference else 'none'}"
-                  for name, entry in lock.items() if reference.get(name, {}).get("version") != entry["version"])
+    return sorted(
+        f"{name}=={entry['version']}, the reference has {reference[name]['version'] if name in reference else 'none'}"
+        for name, entry in lock.items()
+        if reference.get(name, {}).get("version") != entry["version"]
+    )
 
 
 def test_the_docs_lock_builds_the_site_the_site_workflow_builds():
@@ -246,7 +261,9 @@ def test_the_docs_lock_builds_the_site_the_site_workflow_builds():
 
 def test_version_drift_is_caught():
     docs, test = (read(lock_script.lock_path(group, "linux", "3.12")) for group in ("docs", "test"))
-    assert version_drift(_bump(docs, "\nmkdocs==1.6.1 ", "\nmkdocs==1.6.0 "), test) == ["mkdocs==1.6.0, the reference has 1.6.1"]
+    assert version_drift(_bump(docs, "\nmkdocs==1.6.1 ", "\nmkdocs==1.6.0 "), test) == [
+        "mkdocs==1.6.0, the reference has 1.6.1"
+    ]
     only_here = "rich==14.0.0 \\\n    --hash=sha256:" + "0" * 64 + "\n"
     assert version_drift(docs + only_here, test) == ["rich==14.0.0, the reference has none"]
 
@@ -268,15 +285,31 @@ def _bump(text: str, old: str, new: str) -> str:
         (lambda t: _bump(t, '"pytest==9.2.0"', '"pytest==9.3.0"'), None, "pytest==9.3.0 is in the 'test' group"),
         (lambda t: _bump(t, '"numpy==2.4.6"', '"numpy==2.4.7"'), None, "numpy==2.4.7"),
         # a requirement added to the group, not to the lock
-        (lambda t: _bump(t, '"ipykernel==7.4.0",', '"ipykernel==7.4.0",\n    "rich==14.0.0",'), None, "rich==14.0.0 is in the 'test' group but not in the lock"),
+        (
+            lambda t: _bump(t, '"ipykernel==7.4.0",', '"ipykernel==7.4.0",\n    "rich==14.0.0",'),
+            None,
+            "rich==14.0.0 is in the 'test' group but not in the lock",
+        ),
         # a requirement removed from the group, still in the lock as direct
         (lambda t: _bump(t, '    "zizmor==1.32.0",\n', ""), None, "the lock says zizmor comes from the 'test' group"),
         # the lock edited by hand
         (None, lambda t: _bump(t, "\ntorch==2.4.1 ", "\ntorch==2.5.0 "), "the lock has torch==2.5.0"),
         (None, lambda t: re.sub(r"(\nnbclient==[^\n]*\n)(?:\s+--hash=[^\n]*\n)+", r"\1", t), "has no --hash"),
-        (None, lambda t: re.sub(r"\ntorch-directml==[^\n]*\n(?:\s+[^\n]*\n)+", "\n", t, count=1), "torch-directml==0.2.5.dev240914; sys_platform == \"win32\" is in the 'test' group but not in the lock"),
+        (
+            None,
+            lambda t: re.sub(r"\ntorch-directml==[^\n]*\n(?:\s+[^\n]*\n)+", "\n", t, count=1),
+            "torch-directml==0.2.5.dev240914; sys_platform == \"win32\" is in the 'test' group but not in the lock",
+        ),
     ],
-    ids=["pin moved", "pin in an included group moved", "requirement added", "requirement removed", "lock edited", "hash removed", "windows-only package missing"],
+    ids=[
+        "pin moved",
+        "pin in an included group moved",
+        "requirement added",
+        "requirement removed",
+        "lock edited",
+        "hash removed",
+        "windows-only package missing",
+    ],
 )
 def test_disagreement_is_caught(change_pyproject, change_lock, expected):
     pyproject, lock = PYPROJECT, read(WINDOWS_LOCK)

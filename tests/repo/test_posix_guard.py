@@ -99,11 +99,19 @@ def hits(tree: ast.Module, linux_scripts: set[str], parents: dict) -> list[ast.A
             scope = [n for n in ast.walk(tree) if isinstance(n, ast.stmt)]
             if _posix_program(_resolve(first, scope)):
                 found.append(node)
-        elif (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div) and isinstance(node.right, ast.Constant)
-              and node.right.value in LAYOUT_PARTS and "venv" in ast.unparse(node.left).lower()):
+        elif (
+            isinstance(node, ast.BinOp)
+            and isinstance(node.op, ast.Div)
+            and isinstance(node.right, ast.Constant)
+            and node.right.value in LAYOUT_PARTS
+            and "venv" in ast.unparse(node.left).lower()
+        ):
             found.append(node)
-        elif isinstance(node, ast.Constant) and node.value in linux_scripts and isinstance(
-                parents.get(node), (ast.BinOp, ast.List, ast.Tuple, ast.Call)):
+        elif (
+            isinstance(node, ast.Constant)
+            and node.value in linux_scripts
+            and isinstance(parents.get(node), (ast.BinOp, ast.List, ast.Tuple, ast.Call))
+        ):
             found.append(node)  # a path to the script, or an argument of a call
     return found
 
@@ -111,23 +119,32 @@ def hits(tree: ast.Module, linux_scripts: set[str], parents: dict) -> list[ast.A
 def guarded(node: ast.AST, parents: dict, names: set[str], depth: int = 0) -> bool:
     child, parent = node, parents.get(node)
     while parent is not None:
-        if isinstance(parent, (ast.If, ast.IfExp, ast.While)) and child is not parent.test \
-                and _is_platform_test(parent.test, names):
+        if (
+            isinstance(parent, (ast.If, ast.IfExp, ast.While))
+            and child is not parent.test
+            and _is_platform_test(parent.test, names)
+        ):
             return True
         if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)):
             if any(_skipif(d, names) for d in parent.decorator_list):
                 return True
             if not parent.name.startswith("test_") and depth < 4:
                 # a helper: guarded where every call of it in the module is
-                calls = [n for n in parents if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
-                         and n.func.id == parent.name]
+                calls = [
+                    n
+                    for n in parents
+                    if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == parent.name
+                ]
                 if calls and all(guarded(c, parents, names, depth + 1) for c in calls):
                     return True
             for statement in parent.body:  # an early return or skip before it, when the tool is missing
                 if statement.lineno >= node.lineno:
                     break
-                if isinstance(statement, ast.If) and _is_platform_test(statement.test, names) and any(
-                        isinstance(n, (ast.Return, ast.Raise)) or "skip" in ast.unparse(n) for n in statement.body):
+                if (
+                    isinstance(statement, ast.If)
+                    and _is_platform_test(statement.test, names)
+                    and any(isinstance(n, (ast.Return, ast.Raise)) or "skip" in ast.unparse(n) for n in statement.body)
+                ):
                     return True
         child, parent = parent, parents.get(parent)
     return False
@@ -140,8 +157,11 @@ def unguarded(path: Path, linux_scripts: set[str]) -> list[str]:
         return []
     parents = _parents(tree)
     where = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else path.name
-    return [f"{where}:{n.lineno}: {ast.unparse(n)[:90]}" for n in hits(tree, linux_scripts - {path.name}, parents)
-            if not guarded(n, parents, names)]
+    return [
+        f"{where}:{n.lineno}: {ast.unparse(n)[:90]}"
+        for n in hits(tree, linux_scripts - {path.name}, parents)
+        if not guarded(n, parents, names)
+    ]
 
 
 def linux_only_scripts() -> set[str]:
@@ -158,8 +178,9 @@ def test_every_posix_only_call_in_tests_and_github_is_guarded():
     scripts = linux_only_scripts()
     assert "run_workflow.py" in scripts  # it runs bash steps in a Linux venv, and says so on Windows
     problems = [line for path in python_files() for line in unguarded(path, scripts)]
-    assert problems == [], "guard these for Windows (skipif with a reason, or an os.name/shutil.which check):\n" + \
-        "\n".join(problems)
+    assert problems == [], (
+        "guard these for Windows (skipif with a reason, or an os.name/shutil.which check):\n" + "\n".join(problems)
+    )
 
 
 WINDOWS_STEP = re.compile(r"\b(bash|apt-get|dpkg-query|sudo)\b|/usr/bin/|\.venv/bin/")
@@ -168,7 +189,9 @@ WINDOWS_STEP = re.compile(r"\b(bash|apt-get|dpkg-query|sudo)\b|/usr/bin/|\.venv/
 def workflow_problems(workflow: dict) -> list[str]:
     problems = []
     for name, job in (workflow.get("jobs") or {}).items():
-        labels = " ".join(map(str, job.get("runs-on") if isinstance(job.get("runs-on"), list) else [job.get("runs-on")]))
+        labels = " ".join(
+            map(str, job.get("runs-on") if isinstance(job.get("runs-on"), list) else [job.get("runs-on")])
+        )
         if "windows" not in labels.lower():
             continue
         shell = str(((job.get("defaults") or {}).get("run") or {}).get("shell", ""))
@@ -176,7 +199,9 @@ def workflow_problems(workflow: dict) -> list[str]:
             if "runner.os" in str(step.get("if", "")):
                 continue
             text = f"{step.get('shell', shell)}\n{step.get('run', '')}"
-            if re.search(r"^(bash|sh)\b", str(step.get("shell", shell))) or ("run" in step and WINDOWS_STEP.search(text)):
+            if re.search(r"^(bash|sh)\b", str(step.get("shell", shell))) or (
+                "run" in step and WINDOWS_STEP.search(text)
+            ):
                 problems.append(f"job {name}: step {step.get('name') or step.get('run', '')[:40]!r} is POSIX-only")
     return problems
 
@@ -195,35 +220,41 @@ def _problems_of(tmp_path, source: str, scripts=frozenset({"run_workflow.py"})) 
     return unguarded(path, set(scripts))
 
 
-@pytest.mark.parametrize("source", [
-    # B2 (ci_packages.py before the fix): dpkg-query called whenever node is on PATH.
-    'import subprocess\ndef f():\n    return subprocess.run(["dpkg-query", "-W", "nodejs"])\n',
-    # B1 (test_workflow_legs.py before the fix): it runs run_workflow.py, which runs bash; no skip on Windows.
-    'import subprocess, sys\ndef test_x():\n    subprocess.run([sys.executable, ROOT / "tests" / "tools" / "run_workflow.py"])\n',
-    # run_workflow.py's _setup_python: a Linux venv layout.
-    'def f(venv):\n    return next((venv / "lib").glob("python*"))\n',
-    'import subprocess\nBASH = "/usr/bin/bash"\ndef f():\n    subprocess.run([BASH, "x"])\n',
-    'import os\ndef f():\n    os.system("apt-get install -y x")\n',
-    # a skip without a reason does not count
-    'import os, subprocess, pytest\npytestmark = pytest.mark.skipif(os.name == "nt")\n'
-    'def test_x():\n    subprocess.run(["bash", "x"])\n',
-])
+@pytest.mark.parametrize(
+    "source",
+    [
+        # B2 (ci_packages.py before the fix): dpkg-query called whenever node is on PATH.
+        'import subprocess\ndef f():\n    return subprocess.run(["dpkg-query", "-W", "nodejs"])\n',
+        # B1 (test_workflow_legs.py before the fix): it runs run_workflow.py, which runs bash; no skip on Windows.
+        'import subprocess, sys\ndef test_x():\n    subprocess.run([sys.executable, ROOT / "tests" / "tools" / "run_workflow.py"])\n',
+        # run_workflow.py's _setup_python: a Linux venv layout.
+        'def f(venv):\n    return next((venv / "lib").glob("python*"))\n',
+        'import subprocess\nBASH = "/usr/bin/bash"\ndef f():\n    subprocess.run([BASH, "x"])\n',
+        'import os\ndef f():\n    os.system("apt-get install -y x")\n',
+        # a skip without a reason does not count
+        'import os, subprocess, pytest\npytestmark = pytest.mark.skipif(os.name == "nt")\n'
+        'def test_x():\n    subprocess.run(["bash", "x"])\n',
+    ],
+)
 def test_the_rule_catches(tmp_path, source):
     assert _problems_of(tmp_path, source) != []
 
 
-@pytest.mark.parametrize("source", [
-    'import os, subprocess, pytest\npytestmark = pytest.mark.skipif(os.name == "nt", reason="bash")\n'
-    'def test_x():\n    subprocess.run(["bash", "x"])\n',
-    'import os, shutil, subprocess, pytest\nneeds_bash = pytest.mark.skipif(shutil.which("bash") is None, reason="b")\n'
-    '@needs_bash\ndef test_x():\n    subprocess.run(["bash", "x"])\n',
-    'import shutil, subprocess\ndef f():\n    dpkg = shutil.which("dpkg-query")\n    if dpkg is None:\n'
-    '        return False\n    return subprocess.run([dpkg, "-W"])\n',
-    'import os, subprocess\ndef f():\n    if os.name != "nt":\n        subprocess.run(["bash", "x"])\n',
-    'import os, sys, subprocess\ndef main():\n    if os.name == "nt":\n        raise SystemExit("Linux only")\n'
-    '    subprocess.run(["bash", "x"])\n',
-    'import subprocess, sys\ndef f():\n    subprocess.run([sys.executable, "-c", "print(1)"])\n',
-])
+@pytest.mark.parametrize(
+    "source",
+    [
+        'import os, subprocess, pytest\npytestmark = pytest.mark.skipif(os.name == "nt", reason="bash")\n'
+        'def test_x():\n    subprocess.run(["bash", "x"])\n',
+        'import os, shutil, subprocess, pytest\nneeds_bash = pytest.mark.skipif(shutil.which("bash") is None, reason="b")\n'
+        '@needs_bash\ndef test_x():\n    subprocess.run(["bash", "x"])\n',
+        'import shutil, subprocess\ndef f():\n    dpkg = shutil.which("dpkg-query")\n    if dpkg is None:\n'
+        '        return False\n    return subprocess.run([dpkg, "-W"])\n',
+        'import os, subprocess\ndef f():\n    if os.name != "nt":\n        subprocess.run(["bash", "x"])\n',
+        'import os, sys, subprocess\ndef main():\n    if os.name == "nt":\n        raise SystemExit("Linux only")\n'
+        '    subprocess.run(["bash", "x"])\n',
+        'import subprocess, sys\ndef f():\n    subprocess.run([sys.executable, "-c", "print(1)"])\n',
+    ],
+)
 def test_the_rule_accepts_a_guard(tmp_path, source):
     assert _problems_of(tmp_path, source) == []
 
@@ -231,7 +262,11 @@ def test_the_rule_accepts_a_guard(tmp_path, source):
 def test_the_workflow_rule_catches_bash_on_a_windows_job():
     job = {"runs-on": "windows-2025", "steps": [{"run": "echo hi", "shell": "bash"}]}
     assert workflow_problems({"jobs": {"j": job}}) != []
-    job = {"runs-on": "windows-2025", "defaults": {"run": {"shell": "pwsh"}}, "steps": [{"run": "sudo apt-get install x"}]}
+    job = {
+        "runs-on": "windows-2025",
+        "defaults": {"run": {"shell": "pwsh"}},
+        "steps": [{"run": "sudo apt-get install x"}],
+    }
     assert workflow_problems({"jobs": {"j": job}}) != []
     job = {"runs-on": "ubuntu-24.04", "steps": [{"run": "sudo apt-get install x"}]}
     assert workflow_problems({"jobs": {"j": job}}) == []

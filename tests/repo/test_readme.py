@@ -71,8 +71,12 @@ def test_the_windows_workflow_runs_both_readme_commands_in_both_powershells():
     runs = [str(step.get("run", "")) for step in job["steps"]]
     assert set(job["strategy"]["matrix"]["shell"]) == {"pwsh", "powershell"}
     assert job["env"]["README_SHELL"] == "${{ matrix.shell }}"
-    serve = [i for i, r in enumerate(runs) if "python tests/tools/readme_commands.py serve --shell $env:README_SHELL" in r]
-    test = [i for i, r in enumerate(runs) if "python tests/tools/readme_commands.py run test --shell $env:README_SHELL" in r]
+    serve = [
+        i for i, r in enumerate(runs) if "python tests/tools/readme_commands.py serve --shell $env:README_SHELL" in r
+    ]
+    test = [
+        i for i, r in enumerate(runs) if "python tests/tools/readme_commands.py run test --shell $env:README_SHELL" in r
+    ]
     assert serve and test and serve[0] < test[0]
 
 
@@ -95,10 +99,16 @@ def _readme_variant(old: str, new: str) -> str:
     [
         (lambda: _readme_variant("**Serve the site**", "**Serve it**"), "'**Serve the site**' exactly once"),
         (lambda: _readme_variant("```powershell\npy", "```pwsh\npy"), "no powershell block"),
-        (lambda: _readme_variant("```powershell\npy -3.12 -m venv .venv; if ($?)", "```powershell\npy -3.12 -m venv .venv\nif ($?)"),
-         "must be one line"),
-        (lambda: _readme_variant("Linux / macOS:", "```powershell\nWrite-Host extra\n```\n\nLinux / macOS:"),
-         "two powershell blocks"),
+        (
+            lambda: _readme_variant(
+                "```powershell\npy -3.12 -m venv .venv; if ($?)", "```powershell\npy -3.12 -m venv .venv\nif ($?)"
+            ),
+            "must be one line",
+        ),
+        (
+            lambda: _readme_variant("Linux / macOS:", "```powershell\nWrite-Host extra\n```\n\nLinux / macOS:"),
+            "two powershell blocks",
+        ),
     ],
 )
 def test_a_readme_the_runner_cannot_read_faithfully_is_refused(variant, message):
@@ -129,8 +139,12 @@ def _free_port() -> int:
 def test_serve_waits_for_200_then_stops_the_server(tmp_path):
     port = _free_port()
     (tmp_path / "index.html").write_text("<title>guide</title>", encoding="utf-8")
-    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
-                              cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         page = readme_commands.wait_for_200(f"http://127.0.0.1:{port}/", server, timeout=60)
     finally:
@@ -208,13 +222,17 @@ def windows_wording_problems(text: str) -> list[str]:
     for named in re.findall(r"You need Python ([^(]+?) \(", text):
         for version in re.findall(r"3\.\d+", named):
             if version not in versions:
-                problems.append(f"the README asks for Python {version}, but its Windows commands call py -{sorted(versions)}")
+                problems.append(
+                    f"the README asks for Python {version}, but its Windows commands call py -{sorted(versions)}"
+                )
     if "FASHION_MNIST_DIR" in text and "$env:FASHION_MNIST_DIR" not in text:
         problems.append("FASHION_MNIST_DIR without its PowerShell form ($env:FASHION_MNIST_DIR = ...)")
     for inline in WINDOWS_INLINE.findall(text):
         for rest in inline.split(";")[1:]:
             if not rest.strip().startswith("if ($?)"):
-                problems.append(f"`{inline}`: a step after `;` runs even when the one before failed: `; if ($?) {{ ... }}`")
+                problems.append(
+                    f"`{inline}`: a step after `;` runs even when the one before failed: `; if ($?) {{ ... }}`"
+                )
     return problems
 
 
@@ -222,11 +240,17 @@ def test_the_readme_windows_wording():
     assert windows_wording_problems(README) == []
 
 
-@pytest.mark.parametrize("old, new", [
-    ("You need Python 3.12 (", "You need Python 3.11 or 3.12 ("),
-    ("(PowerShell: `$env:FASHION_MNIST_DIR = \"DIR\"`,", "(PowerShell: `set it`,"),
-    ("; if ($?) { .venv\\Scripts\\python .github\\locks\\lock.py }", "; .venv\\Scripts\\python .github\\locks\\lock.py"),
-])
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("You need Python 3.12 (", "You need Python 3.11 or 3.12 ("),
+        ('(PowerShell: `$env:FASHION_MNIST_DIR = "DIR"`,', "(PowerShell: `set it`,"),
+        (
+            "; if ($?) { .venv\\Scripts\\python .github\\locks\\lock.py }",
+            "; .venv\\Scripts\\python .github\\locks\\lock.py",
+        ),
+    ],
+)
 def test_the_windows_wording_rule_catches(old, new):
     assert old in README
     assert windows_wording_problems(README.replace(old, new)) != []
@@ -273,9 +297,19 @@ needs_bash = pytest.mark.skipif(os.name == "nt" or not shutil.which("bash"), rea
 
 def _use_python(version: str, path: str) -> subprocess.CompletedProcess:
     env = {"PATH": path, "HOME": os.environ.get("HOME", "/tmp")}
-    return subprocess.run(["bash", "-c", f"set -euo pipefail; source .ci/pythons.sh; use_python {version}; "
-                           f"python{version} -c 'import sys; print(sys.version_info[:2])'"],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [
+            "bash",
+            "-c",
+            f"set -euo pipefail; source .ci/pythons.sh; use_python {version}; "
+            f"python{version} -c 'import sys; print(sys.version_info[:2])'",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 @needs_bash
@@ -283,7 +317,8 @@ def test_a_missing_python_stops_ci_in_one_line(tmp_path):
     result = _use_python("3.99", f"{tmp_path}{os.pathsep}/usr/bin{os.pathsep}/bin")
     assert result.returncode == 1 and result.stdout == ""
     assert result.stderr.splitlines() == [
-        "ci: Python 3.99 not found: the README's test commands call python3.99 (install it, e.g. pyenv install 3.99)"]
+        "ci: Python 3.99 not found: the README's test commands call python3.99 (install it, e.g. pyenv install 3.99)"
+    ]
 
 
 @needs_bash

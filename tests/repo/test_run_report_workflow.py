@@ -52,41 +52,80 @@ def finding_text(value):
 
 
 BAD = {
-    "malformed": ("{\"schema\": \"directml-guide-run-report\",", "the report is not valid JSON"),
+    "malformed": ('{"schema": "directml-guide-run-report",', "the report is not valid JSON"),
     "oversized": (REAL.replace("\n", "\n" + " " * 1000), "bytes, more than 48000"),
     "not an object": ("[1, 2]", "the report is not a JSON object"),
-    "NaN timing": (REAL.replace('"seconds_per_epoch": ', '"seconds_per_epoch": NaN, "x": '), "NaN is not a number JSON allows"),
-    "infinite timing": (REAL.replace('"seconds_per_epoch": ', '"seconds_per_epoch": Infinity, "x": '), "Infinity is not a number"),
-    "negative timing": (changed(lambda r: set_path(r, "timed_run.seconds_per_epoch", -1.5)),
-                        "report.timed_run.seconds_per_epoch: -1.5 is less than or equal to the minimum of 0"),
-    "zero epoch time": (changed(lambda r: set_path(r, "timed_run.epochs.0.seconds", 0)),
-                        "report.timed_run.epochs[0].seconds: 0 is less than or equal to the minimum of 0"),
-    "timing unbounded": (changed(lambda r: set_path(r, "timed_run.epochs.0.seconds", 1e9)),
-                         "report.timed_run.epochs[0].seconds: 1000000000.0 is greater than the maximum of 36000"),
-    "accuracy above 1": (changed(lambda r: set_path(r, "timed_run.accuracy", 1.2)),
-                         "report.timed_run.accuracy: 1.2 is greater than the maximum of 1"),
-    "unknown back-end": (changed(lambda r: set_path(r, "system.backend", "Vulkan")), "report.system.backend: 'Vulkan' is not one of"),
+    "NaN timing": (
+        REAL.replace('"seconds_per_epoch": ', '"seconds_per_epoch": NaN, "x": '),
+        "NaN is not a number JSON allows",
+    ),
+    "infinite timing": (
+        REAL.replace('"seconds_per_epoch": ', '"seconds_per_epoch": Infinity, "x": '),
+        "Infinity is not a number",
+    ),
+    "negative timing": (
+        changed(lambda r: set_path(r, "timed_run.seconds_per_epoch", -1.5)),
+        "report.timed_run.seconds_per_epoch: -1.5 is less than or equal to the minimum of 0",
+    ),
+    "zero epoch time": (
+        changed(lambda r: set_path(r, "timed_run.epochs.0.seconds", 0)),
+        "report.timed_run.epochs[0].seconds: 0 is less than or equal to the minimum of 0",
+    ),
+    "timing unbounded": (
+        changed(lambda r: set_path(r, "timed_run.epochs.0.seconds", 1e9)),
+        "report.timed_run.epochs[0].seconds: 1000000000.0 is greater than the maximum of 36000",
+    ),
+    "accuracy above 1": (
+        changed(lambda r: set_path(r, "timed_run.accuracy", 1.2)),
+        "report.timed_run.accuracy: 1.2 is greater than the maximum of 1",
+    ),
+    "unknown back-end": (
+        changed(lambda r: set_path(r, "system.backend", "Vulkan")),
+        "report.system.backend: 'Vulkan' is not one of",
+    ),
     "missing field": (changed(lambda r: r["gpu"].pop("driver")), "report.gpu: 'driver' is a required property"),
-    "extra field": (changed(lambda r: r.update(comment="hi")), "Additional properties are not allowed ('comment' was unexpected)"),
+    "extra field": (
+        changed(lambda r: r.update(comment="hi")),
+        "Additional properties are not allowed ('comment' was unexpected)",
+    ),
     "unknown schema version": (changed(lambda r: set_path(r, "schema_version", 2)), "unknown schema version 2"),
     "no schema version": (changed(lambda r: r.pop("schema_version")), "unknown schema version None"),
-    "Windows user in a path": (changed(finding_text("3.12.7, 64-bit, C:\\Users\\alice\\proj\\.venv\\Scripts\\python.exe")),
-                               "report.doctor.findings[1].text: a user name in a path (C:\\Users\\alice)"),
-    "Linux user in a path": (changed(finding_text("the project's virtual environment: /home/bob/proj/.venv")),
-                             "a user name in a path (/home/bob)"),
+    "Windows user in a path": (
+        changed(finding_text("3.12.7, 64-bit, C:\\Users\\alice\\proj\\.venv\\Scripts\\python.exe")),
+        "report.doctor.findings[1].text: a user name in a path (C:\\Users\\alice)",
+    ),
+    "Linux user in a path": (
+        changed(finding_text("the project's virtual environment: /home/bob/proj/.venv")),
+        "a user name in a path (/home/bob)",
+    ),
     "macOS user in a path": (changed(finding_text("/Users/carol/p/.venv")), "a user name in a path (/Users/carol)"),
     "Windows host name": (changed(finding_text("built on DESKTOP-7QK2M1B")), "a host or user name (DESKTOP-7QK2M1B)"),
     "UNC host name": (changed(finding_text("\\\\fileserver\\share\\proj")), "a host or user name (\\\\fileserver\\)"),
     "user@host": (changed(finding_text("dave@workstation ran it")), "a host or user name (dave@workstation)"),
-    "HTML in the GPU name": (changed(lambda r: set_path(r, "gpu.name", "<img src=x onerror=alert(1)>")),
-                             "report.gpu.name: holds markup (<i)"),
-    "script in a finding": (changed(finding_text("<script>alert(1)</script>")), "report.doctor.findings[1].text: holds markup (<s)"),
-    "script URL in a fix": (changed(lambda r: set_path(r, "doctor.findings.0.fix", "javascript:alert(1)")), "holds markup (javascript:)"),
-    "entity in the reason": (changed(lambda r: set_path(r, "training_check.reason", "&lt;b&gt;")), "report.training_check.reason: holds markup (&lt;)"),
-    "summary not the last epoch": (changed(lambda r: set_path(r, "timed_run.seconds_per_epoch", 1.0)),
-                                   "report.timed_run.seconds_per_epoch: is not the last epoch's seconds"),
-    "passed beyond tolerance": (changed(lambda r: set_path(r, "training_check.loss_difference", 0.5)),
-                                "report.training_check.loss_difference: 0.5 does not fit a passed check"),
+    "HTML in the GPU name": (
+        changed(lambda r: set_path(r, "gpu.name", "<img src=x onerror=alert(1)>")),
+        "report.gpu.name: holds markup (<i)",
+    ),
+    "script in a finding": (
+        changed(finding_text("<script>alert(1)</script>")),
+        "report.doctor.findings[1].text: holds markup (<s)",
+    ),
+    "script URL in a fix": (
+        changed(lambda r: set_path(r, "doctor.findings.0.fix", "javascript:alert(1)")),
+        "holds markup (javascript:)",
+    ),
+    "entity in the reason": (
+        changed(lambda r: set_path(r, "training_check.reason", "&lt;b&gt;")),
+        "report.training_check.reason: holds markup (&lt;)",
+    ),
+    "summary not the last epoch": (
+        changed(lambda r: set_path(r, "timed_run.seconds_per_epoch", 1.0)),
+        "report.timed_run.seconds_per_epoch: is not the last epoch's seconds",
+    ),
+    "passed beyond tolerance": (
+        changed(lambda r: set_path(r, "training_check.loss_difference", 0.5)),
+        "report.training_check.loss_difference: 0.5 does not fit a passed check",
+    ),
     "future date": (changed(lambda r: set_path(r, "date", "2099-01-01")), "report.date: 2099-01-01 is not a past day"),
 }
 
@@ -107,11 +146,15 @@ def test_the_real_report_is_valid():
 
 
 def test_a_gpu_that_gpus_yml_does_not_know_is_flagged_not_refused():
-    text = changed(lambda r: (set_path(r, "system.backend", "DirectML"), set_path(r, "gpu.name", "Moore Threads MTT S80")))
+    text = changed(
+        lambda r: (set_path(r, "system.backend", "DirectML"), set_path(r, "gpu.name", "Moore Threads MTT S80"))
+    )
     report, problems, notes = validator.validate(text)
     assert problems == [] and report is not None
     assert notes and "`Moore Threads MTT S80` is not in docs/hooks/data/gpus.yml" in notes[0]
-    known = changed(lambda r: (set_path(r, "system.backend", "DirectML"), set_path(r, "gpu.name", "AMD Radeon RX 7900 XTX")))
+    known = changed(
+        lambda r: (set_path(r, "system.backend", "DirectML"), set_path(r, "gpu.name", "AMD Radeon RX 7900 XTX"))
+    )
     assert validator.validate(known)[2] == []
 
 
@@ -153,8 +196,15 @@ def test_the_workflow_runs_only_for_the_form_and_never_interpolates_into_a_shell
 
 def issue_event(tmp_path: Path, title: str, body: str, number: int = 7) -> Path:
     event = tmp_path / "event.json"
-    event.write_text(json.dumps({"action": "opened", "issue": {
-        "number": number, "title": title, "body": body, "labels": [{"name": "run-report"}]}}), encoding="utf-8")
+    event.write_text(
+        json.dumps(
+            {
+                "action": "opened",
+                "issue": {"number": number, "title": title, "body": body, "labels": [{"name": "run-report"}]},
+            }
+        ),
+        encoding="utf-8",
+    )
     return event
 
 
@@ -214,8 +264,16 @@ def test_the_job_fails_on_an_event_that_is_not_an_issue(tmp_path, monkeypatch, c
 
 def test_the_comment_and_the_proposal(tmp_path):
     event = issue_event(tmp_path, "Run report", form_body(REAL), number=42)
-    command = [sys.executable, str(ROOT / "tests" / "tools" / "validate_run_report.py"), "--event", str(event),
-               "--comment", str(tmp_path / "comment.md"), "--proposal", str(tmp_path / "proposal")]
+    command = [
+        sys.executable,
+        str(ROOT / "tests" / "tools" / "validate_run_report.py"),
+        "--event",
+        str(event),
+        "--comment",
+        str(tmp_path / "comment.md"),
+        "--proposal",
+        str(tmp_path / "proposal"),
+    ]
     result = subprocess.run(command, capture_output=True, text=True, timeout=120, env={"PATH": "/usr/bin:/bin"})
     assert result.returncode == 0, result.stdout + result.stderr
     assert (tmp_path / "proposal" / "issue-42.json").read_text(encoding="utf-8") == REAL  # as report.py wrote it
@@ -253,12 +311,23 @@ def run_step(job: str, env: dict, tmp_path: Path) -> tuple[subprocess.CompletedP
     script = tmp_path / "step.sh"
     script.write_text(step["run"], encoding="utf-8")
     log = tmp_path / "gh.log"
-    full = {"PATH": f"{bin_dir}:/usr/bin:/bin", "RUNNER_TEMP": str(tmp_path), "GH_LOG": str(log),
-            "GH_TOKEN": "t", "GH_REPO": "Owner/Repo", **env}
+    full = {
+        "PATH": f"{bin_dir}:/usr/bin:/bin",
+        "RUNNER_TEMP": str(tmp_path),
+        "GH_LOG": str(log),
+        "GH_TOKEN": "t",
+        "GH_REPO": "Owner/Repo",
+        **env,
+    }
     if shutil.which("bash") is None:  # Windows: the job runs on ubuntu-24.04; its bash step is tested there
         pytest.skip("no bash here: the run-report jobs' steps are bash scripts of an ubuntu-24.04 job")
-    result = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)], env=full,
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        ["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)],
+        env=full,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     return result, log.read_text(encoding="utf-8").splitlines() if log.exists() else []
 
 
@@ -276,11 +345,16 @@ def test_the_propose_job_adds_the_file_on_a_branch_and_opens_one_pull_request(tm
     result, calls = run_step("propose", {"NUMBER": "7", "REPORT": content}, tmp_path)
     assert result.returncode == 0, result.stderr
     path = "docs/hooks/data/runs/issue-7.json"
-    assert calls[:3] == ["api repos/Owner/Repo --jq .default_branch",
-                         "api repos/Owner/Repo/git/ref/heads/run-report/issue-7",
-                         "api repos/Owner/Repo/git/ref/heads/main --jq .object.sha"]
+    assert calls[:3] == [
+        "api repos/Owner/Repo --jq .default_branch",
+        "api repos/Owner/Repo/git/ref/heads/run-report/issue-7",
+        "api repos/Owner/Repo/git/ref/heads/main --jq .object.sha",
+    ]
     assert "api repos/Owner/Repo/git/refs -f ref=refs/heads/run-report/issue-7 -f sha=0123abc" in calls
-    assert (f"api -X PUT repos/Owner/Repo/contents/{path} -f branch=run-report/issue-7 -f content={content} "
-            "-f message=Run report from issue #7") in calls
-    assert any(c.startswith("pr create --head run-report/issue-7 --base main --title Run report from issue #7")
-               for c in calls)
+    assert (
+        f"api -X PUT repos/Owner/Repo/contents/{path} -f branch=run-report/issue-7 -f content={content} "
+        "-f message=Run report from issue #7"
+    ) in calls
+    assert any(
+        c.startswith("pr create --head run-report/issue-7 --base main --title Run report from issue #7") for c in calls
+    )

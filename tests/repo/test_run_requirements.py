@@ -23,7 +23,11 @@ def pytest_run(tmp_path, args, **env):
     environment.update(env)
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", *args],
-        cwd=ROOT, env=environment, capture_output=True, text=True, timeout=600,
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
 
 
@@ -39,8 +43,11 @@ def test_no_browser_is_a_skip_unless_required(tmp_path, env):
 
 def test_required_browser_fails_each_test_and_collection_goes_on(tmp_path):
     result = pytest_run(
-        tmp_path, ["tests/site/test_site_browser.py", "tests/repo/test_ci_packages.py"],
-        CHROMIUM=str(tmp_path / "none"), CI="true", REQUIRE_BROWSER="1",
+        tmp_path,
+        ["tests/site/test_site_browser.py", "tests/repo/test_ci_packages.py"],
+        CHROMIUM=str(tmp_path / "none"),
+        CI="true",
+        REQUIRE_BROWSER="1",
     )
     out = result.stdout + result.stderr
     assert result.returncode == 1, out

@@ -98,7 +98,9 @@ def test_under_xdist_the_workers_share_one_build(tmp_path):
     (tmp_path / "stand_in_build.py").write_text(SHARED_BUILD, encoding="utf-8")
     for name in ("a", "b"):
         (tmp_path / f"test_{name}.py").write_text("".join(READING.format(n=n) for n in range(2)), encoding="utf-8")
-    result = nested_run(tmp_path, "-p", "stand_in_build", "-n", "2", "--dist", "loadfile", "-rP", "test_a.py", "test_b.py")
+    result = nested_run(
+        tmp_path, "-p", "stand_in_build", "-n", "2", "--dist", "loadfile", "-rP", "test_a.py", "test_b.py"
+    )
     out = result.stdout + result.stderr
     assert result.returncode == 0, out
     assert "4 passed" in result.stdout and "full builds of the site: 1 (at most 2)" in result.stdout, out

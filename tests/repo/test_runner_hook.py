@@ -51,9 +51,7 @@ def test_allows_push_to_main():
 
 
 def test_allows_workflow_dispatch():
-    ok, message = hook.check(
-        env(GITHUB_EVENT_NAME="workflow_dispatch", GITHUB_REF="refs/heads/main")
-    )
+    ok, message = hook.check(env(GITHUB_EVENT_NAME="workflow_dispatch", GITHUB_REF="refs/heads/main"))
     assert ok
     assert "'workflow_dispatch'" in message
 
@@ -152,8 +150,7 @@ def test_refuses_when_all_job_variables_are_missing():
     ok, message = hook.check({"DIRECTML_ALLOWED_REPOSITORY": REPO})
     assert not ok
     assert message == (
-        "job-started hook: refused: missing GITHUB_EVENT_NAME, GITHUB_REF, GITHUB_REPOSITORY, "
-        "GITHUB_WORKFLOW_REF"
+        "job-started hook: refused: missing GITHUB_EVENT_NAME, GITHUB_REF, GITHUB_REPOSITORY, GITHUB_WORKFLOW_REF"
     )
 
 
@@ -167,11 +164,7 @@ def test_fails_closed_without_allowed_repository(value):
 def _run_script(extra_env):
     # Start from an environment without any GITHUB_* / allow-list variables, so a
     # CI run (where GITHUB_* are set) cannot leak into the test.
-    clean = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith("GITHUB_") and k != "DIRECTML_ALLOWED_REPOSITORY"
-    }
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("GITHUB_") and k != "DIRECTML_ALLOWED_REPOSITORY"}
     clean.update(extra_env)
     return subprocess.run(
         [sys.executable, "-I", str(HOOK)],
@@ -185,9 +178,7 @@ def _run_script(extra_env):
 def test_script_exits_zero_for_push_to_main():
     result = _run_script(env())
     assert result.returncode == 0, result.stdout + result.stderr
-    assert result.stdout.splitlines() == [
-        f"job-started hook: allowed: event 'push' on 'refs/heads/main' in {REPO!r}"
-    ]
+    assert result.stdout.splitlines() == [f"job-started hook: allowed: event 'push' on 'refs/heads/main' in {REPO!r}"]
     assert result.stderr == ""
 
 
@@ -216,7 +207,9 @@ def test_script_refuses_a_dispatch_from_another_branch():
         )
     )
     assert result.returncode == 1
-    assert result.stdout.startswith("::error::job-started hook: refused: event 'workflow_dispatch' on 'refs/heads/feature'")
+    assert result.stdout.startswith(
+        "::error::job-started hook: refused: event 'workflow_dispatch' on 'refs/heads/feature'"
+    )
 
 
 def test_script_exits_non_zero_without_any_variables():
@@ -342,11 +335,26 @@ def test_page_locks_the_hook_and_the_env_file_with_well_known_sids():
     "line, expected",
     [
         (r'icacls C:\actions-runner-hooks /grant:r "*S-1-5-32-544:(OI)(CI)F" "*S-1-5-18:(OI)(CI)F"', "/inheritance:r"),
-        (r'icacls C:\actions-runner-hooks /inheritance:r /grant:r "Administrators:(OI)(CI)F" "*S-1-5-18:(OI)(CI)F"', "well-known SID"),
-        (r'icacls C:\actions-runner-hooks /inheritance:r /grant:r "*S-1-5-32-544:(OI)(CI)F" "*S-1-5-18:(OI)(CI)F" "*S-1-5-11:(OI)(CI)M"', "may change it"),
-        (r'icacls C:\actions-runner-hooks /inheritance:r /grant:r "*S-1-5-32-544:(OI)(CI)F" "*S-1-5-18:(OI)(CI)F" "*S-1-5-11:(OI)(CI)RW"', "not an icacls permission"),
-        (r'icacls C:\actions-runner /inheritance:r /grant:r "*S-1-5-32-544:(OI)(CI)F" "*S-1-5-18:(OI)(CI)F" "${group}:(OI)(CI)F"', "full control"),
-        (r'icacls C:\actions-runner\.env /inheritance:r /grant:r "*S-1-5-32-544:F" "*S-1-5-11:R"', "administrators and SYSTEM"),
+        (
+            r'icacls C:\actions-runner-hooks /inheritance:r /grant:r "Administrators:(OI)(CI)F" "*S-1-5-18:(OI)(CI)F"',
+            "well-known SID",
+        ),
+        (
+            r'icacls C:\actions-runner-hooks /inheritance:r /grant:r "*S-1-5-32-544:(OI)(CI)F" "*S-1-5-18:(OI)(CI)F" "*S-1-5-11:(OI)(CI)M"',
+            "may change it",
+        ),
+        (
+            r'icacls C:\actions-runner-hooks /inheritance:r /grant:r "*S-1-5-32-544:(OI)(CI)F" "*S-1-5-18:(OI)(CI)F" "*S-1-5-11:(OI)(CI)RW"',
+            "not an icacls permission",
+        ),
+        (
+            r'icacls C:\actions-runner /inheritance:r /grant:r "*S-1-5-32-544:(OI)(CI)F" "*S-1-5-18:(OI)(CI)F" "${group}:(OI)(CI)F"',
+            "full control",
+        ),
+        (
+            r'icacls C:\actions-runner\.env /inheritance:r /grant:r "*S-1-5-32-544:F" "*S-1-5-11:R"',
+            "administrators and SYSTEM",
+        ),
     ],
 )
 def test_icacls_rule_catches(line, expected):

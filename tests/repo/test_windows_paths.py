@@ -97,11 +97,15 @@ def test_the_old_layout_would_not_fit():
 
 
 def test_the_gpu_job_fits_in_max_path():
-    (job,) = yaml.safe_load((ROOT / ".github" / "workflows" / "directml.yml").read_text(encoding="utf-8"))["jobs"].values()
+    (job,) = yaml.safe_load((ROOT / ".github" / "workflows" / "directml.yml").read_text(encoding="utf-8"))[
+        "jobs"
+    ].values()
     run = next(s["run"] for s in job["steps"] if "-m pytest" in s.get("run", ""))
     basetemp = re.search(r'--basetemp "\$env:RUNNER_TEMP\\(\w+)"', run).group(1)
     # RUNNER_TEMP on a runner set up as docs/contributing/gpu-runner.md says: C:\actions-runner\_work\_temp.
-    length, folder, path = longest_block_path(f"C:\\actions-runner\\_work\\_temp\\{basetemp}", job["env"]["SHELL_BLOCK_INSTALLS"])
+    length, folder, path = longest_block_path(
+        f"C:\\actions-runner\\_work\\_temp\\{basetemp}", job["env"]["SHELL_BLOCK_INSTALLS"]
+    )
     assert length <= MAX_FILE, path
     # The suite's own .venv in the checkout, C:\actions-runner\_work\REPO\REPO: room for a 40-character name.
     repo = "r" * 40

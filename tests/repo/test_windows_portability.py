@@ -17,7 +17,9 @@ from guide_harness import TESTS
 # on Windows the scripts print "checkpoints\lenet-fashion-mnist.pt".
 SLASH_PATH = re.compile(r"""["'][^"'\n]*?(?<![\w:/.-])([\w.-]+/)+[\w.-]+\.(pt|py|xml|txt|json|gz|csv)\b[^"'\n]*["']""")
 # ...in a check of what a program printed.
-OUTPUT_CHECK = re.compile(r"assert_refused|assert_one_line_error|needle|\bin\s+(\w+\.)?(out|err|stdout|stderr|output)\b")
+OUTPUT_CHECK = re.compile(
+    r"assert_refused|assert_one_line_error|needle|\bin\s+(\w+\.)?(out|err|stdout|stderr|output)\b"
+)
 # `python3` as the program to start: Windows has `python` and `py`, no `python3` (except the Store stub).
 PYTHON3_COMMAND = re.compile(r"""(\[\s*|\bargs=\s*|^\s*)["']python3\b|["']python3 -|\bshutil\.which\(\s*["']python3""")
 # POSIX-only process and signal APIs.
@@ -44,16 +46,19 @@ def python3_problems(lines: list[str]) -> list[int]:
 
 def posix_problems(lines: list[str]) -> list[int]:
     # Allowed where the same line checks for the API first: `-signal.SIGKILL if hasattr(signal, "SIGKILL")`.
-    return [n for n, line in enumerate(lines, 1)
-            if POSIX_ONLY.search(line.split("#", 1)[0]) and "hasattr(" not in line]
+    return [n for n, line in enumerate(lines, 1) if POSIX_ONLY.search(line.split("#", 1)[0]) and "hasattr(" not in line]
 
 
 def lf_problems(lines: list[str]) -> list[int]:
     return [n for n, line in enumerate(lines, 1) if LF_BYTES.search(line.split("#", 1)[0])]
 
 
-RULES = {"slash path": slash_path_problems, "python3": python3_problems, "POSIX only": posix_problems,
-         "LF bytes": lf_problems}
+RULES = {
+    "slash path": slash_path_problems,
+    "python3": python3_problems,
+    "POSIX only": posix_problems,
+    "LF bytes": lf_problems,
+}
 SOURCES = sorted(p for p in TESTS.rglob("*.py") if p.name != Path(__file__).name)
 
 

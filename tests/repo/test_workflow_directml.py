@@ -10,7 +10,16 @@ import sys
 
 import pytest
 
-from workflow_rules import DIRECTML, DIRECTML_LABELS, GITHUB_DIR, effective_env, load, runs_on_labels, steps, triggers
+from workflow_rules import (
+    DIRECTML,
+    DIRECTML_LABELS,
+    GITHUB_DIR,
+    effective_env,
+    load,
+    runs_on_labels,
+    steps,
+    triggers,
+)
 
 
 def directml_problems(workflow: dict) -> list:
@@ -38,14 +47,8 @@ def directml_problems(workflow: dict) -> list:
         if job.get("permissions") not in ({}, {"contents": "read"}):
             problems.append(f"job {name}: permissions {job.get('permissions')!r}")
         run_steps = [s for s in steps(job) if "run" in s]
-        verify = [
-            i for i, s in enumerate(run_steps)
-            if re.search(r"snippets[\\/]verify_directml\.py", s["run"])
-        ]
-        suite = [
-            i for i, s in enumerate(run_steps)
-            if re.search(r"-m pytest\b", s["run"]) and "--junitxml" in s["run"]
-        ]
+        verify = [i for i, s in enumerate(run_steps) if re.search(r"snippets[\\/]verify_directml\.py", s["run"])]
+        suite = [i for i, s in enumerate(run_steps) if re.search(r"-m pytest\b", s["run"]) and "--junitxml" in s["run"]]
         if not verify:
             problems.append(f"job {name}: does not run snippets/verify_directml.py")
         if not suite:
@@ -55,18 +58,27 @@ def directml_problems(workflow: dict) -> list:
         for i in suite:
             if effective_env(workflow, job, run_steps[i]).get("REQUIRE_DIRECTML") != "1":
                 problems.append(f"job {name}: the suite runs without REQUIRE_DIRECTML=1")
-        installs = [line.strip() for s in run_steps for line in s["run"].splitlines() if re.search(r"\bpip\s+install\b", line)]
+        installs = [
+            line.strip() for s in run_steps for line in s["run"].splitlines() if re.search(r"\bpip\s+install\b", line)
+        ]
         if not installs:
             problems.append(f"job {name}: installs nothing")
-        picked = any(re.search(r"\.github[\\/]locks[\\/]pick\.py \.github[\\/]locks[\\/]\S+ setuptools > \S*build-backend\.txt", s["run"])
-                     for s in run_steps)
+        picked = any(
+            re.search(
+                r"\.github[\\/]locks[\\/]pick\.py \.github[\\/]locks[\\/]\S+ setuptools > \S*build-backend\.txt",
+                s["run"],
+            )
+            for s in run_steps
+        )
         for line in installs:
             from_lock = re.search(r"--require-hashes (--no-build-isolation )?-r \.github[\\/]locks[\\/]\S+", line)
             backend = picked and re.search(r"--require-hashes --no-deps -r \S*build-backend\.txt", line)
             if not (from_lock or backend):
                 problems.append(f"job {name}: `{line}` does not install from a lock with --require-hashes")
             if from_lock and not from_lock.group(1):
-                problems.append(f"job {name}: `{line}`: jieba's build backend would come unhashed (no --no-build-isolation)")
+                problems.append(
+                    f"job {name}: `{line}`: jieba's build backend would come unhashed (no --no-build-isolation)"
+                )
         if not picked:
             problems.append(f"job {name}: the build backend (setuptools) is not installed from the lock first")
         pick_steps = [s["run"] for s in run_steps if "pick.py" in s["run"]]
@@ -76,7 +88,9 @@ def directml_problems(workflow: dict) -> list:
         if "!github.event.repository.fork" not in str(job.get("if", "")):
             problems.append(f"job {name}: a fork has no GPU runner: the job would wait queued, then be cancelled")
         if (job.get("env") or {}).get("SHELL_BLOCK_INSTALLS") != "none":
-            problems.append(f"job {name}: shell blocks that install unhashed packages would run (SHELL_BLOCK_INSTALLS: none)")
+            problems.append(
+                f"job {name}: shell blocks that install unhashed packages would run (SHELL_BLOCK_INSTALLS: none)"
+            )
         for i in suite:
             if not re.search(r"--basetemp \"?\$env:RUNNER_TEMP\\\w{1,4}\"?", run_steps[i]["run"]):
                 problems.append(f"job {name}: pytest needs a short --basetemp under $env:RUNNER_TEMP (MAX_PATH)")
@@ -123,29 +137,53 @@ def _mutants():
         "cancel in progress": mutate(lambda wf: wf["concurrency"].update({"cancel-in-progress": True})),
         "no timeout": mutate(lambda wf: wf["jobs"][job].pop("timeout-minutes")),
         "write token": mutate(lambda wf: wf["jobs"][job].update({"permissions": {"contents": "write"}})),
-        "unlocked install": mutate(lambda wf: [
-            s.update({"run": "python -m pip install --group test"})
-            for s in wf["jobs"][job]["steps"] if "pip install" in s.get("run", "")
-        ]),
-        "build isolation": mutate(lambda wf: [
-            s.update({"run": s["run"].replace("--no-build-isolation ", "")}) for s in wf["jobs"][job]["steps"] if "run" in s
-        ]),
-        "no hashed backend": mutate(lambda wf: wf["jobs"][job].update(
-            steps=[s for s in wf["jobs"][job]["steps"] if "pick.py" not in s.get("run", "")])),
+        "unlocked install": mutate(
+            lambda wf: [
+                s.update({"run": "python -m pip install --group test"})
+                for s in wf["jobs"][job]["steps"]
+                if "pip install" in s.get("run", "")
+            ]
+        ),
+        "build isolation": mutate(
+            lambda wf: [
+                s.update({"run": s["run"].replace("--no-build-isolation ", "")})
+                for s in wf["jobs"][job]["steps"]
+                if "run" in s
+            ]
+        ),
+        "no hashed backend": mutate(
+            lambda wf: wf["jobs"][job].update(
+                steps=[s for s in wf["jobs"][job]["steps"] if "pick.py" not in s.get("run", "")]
+            )
+        ),
         "installing blocks": mutate(lambda wf: wf["jobs"][job]["env"].pop("SHELL_BLOCK_INSTALLS")),
-        "long basetemp": mutate(lambda wf: [
-            s.update({"run": s["run"].replace('--basetemp "$env:RUNNER_TEMP\\pt" ', "")}) for s in wf["jobs"][job]["steps"] if "run" in s
-        ]),
-        "pick unchecked": mutate(lambda wf: [
-            s.update({"run": s["run"].replace("if ($LASTEXITCODE) { exit $LASTEXITCODE }", "")})
-            for s in wf["jobs"][job]["steps"] if "run" in s
-        ]),
+        "long basetemp": mutate(
+            lambda wf: [
+                s.update({"run": s["run"].replace('--basetemp "$env:RUNNER_TEMP\\pt" ', "")})
+                for s in wf["jobs"][job]["steps"]
+                if "run" in s
+            ]
+        ),
+        "pick unchecked": mutate(
+            lambda wf: [
+                s.update({"run": s["run"].replace("if ($LASTEXITCODE) { exit $LASTEXITCODE }", "")})
+                for s in wf["jobs"][job]["steps"]
+                if "run" in s
+            ]
+        ),
         "in forks": mutate(lambda wf: wf["jobs"][job].pop("if", None)),
-        "upload without a report": mutate(lambda wf: [
-            s.update({"if": "${{ !cancelled() }}"}) for s in wf["jobs"][job]["steps"] if "upload-artifact" in str(s.get("uses"))
-        ]),
-        "a cache": mutate(lambda wf: wf["jobs"][job]["steps"].insert(4, {
-            "uses": "actions/cache@27d5ce7f107fe9357f9df03efb73ab90386fccae", "with": {"path": "x", "key": "y"}})),
+        "upload without a report": mutate(
+            lambda wf: [
+                s.update({"if": "${{ !cancelled() }}"})
+                for s in wf["jobs"][job]["steps"]
+                if "upload-artifact" in str(s.get("uses"))
+            ]
+        ),
+        "a cache": mutate(
+            lambda wf: wf["jobs"][job]["steps"].insert(
+                4, {"uses": "actions/cache@27d5ce7f107fe9357f9df03efb73ab90386fccae", "with": {"path": "x", "key": "y"}}
+            )
+        ),
     }
 
 
@@ -156,13 +194,22 @@ def test_directml_rule_catches(name):
 
 def test_pick_prints_the_locks_own_setuptools_with_its_hashes():
     lock = GITHUB_DIR / "locks" / "test-windows-py3.12.txt"
-    result = subprocess.run([sys.executable, str(GITHUB_DIR / "locks" / "pick.py"), str(lock), "setuptools"],
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, str(GITHUB_DIR / "locks" / "pick.py"), str(lock), "setuptools"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert re.fullmatch(r"setuptools==[\d.]+ \\", lines[0]) and lines[0].split(" ")[0] in lock.read_text(encoding="utf-8")
+    assert re.fullmatch(r"setuptools==[\d.]+ \\", lines[0]) and lines[0].split(" ")[0] in lock.read_text(
+        encoding="utf-8"
+    )
     assert len(lines) >= 2 and all(re.fullmatch(r"    --hash=sha256:[0-9a-f]{64}( \\)?", line) for line in lines[1:])
-    missing = subprocess.run([sys.executable, str(GITHUB_DIR / "locks" / "pick.py"), str(lock), "not-a-package"],
-                             capture_output=True, text=True, timeout=60)
+    missing = subprocess.run(
+        [sys.executable, str(GITHUB_DIR / "locks" / "pick.py"), str(lock), "not-a-package"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert missing.returncode == 1 and missing.stderr.strip() == "error: not in the lock: not-a-package"
-

@@ -9,7 +9,14 @@ import tomllib
 import pytest
 import yaml
 
-from workflow_rules import FRESHNESS, GITHUB_DIR, least_privilege_problems, load, steps, triggers
+from workflow_rules import (
+    FRESHNESS,
+    GITHUB_DIR,
+    least_privilege_problems,
+    load,
+    steps,
+    triggers,
+)
 
 LYCHEE_CONFIG = GITHUB_DIR / "lychee.toml"
 
@@ -51,11 +58,13 @@ def freshness_problems(workflow: dict, lychee: dict) -> list:
         problems.append("check job: no lychee step")
     else:
         given = steps(check)[lychee_at[0]].get("with") or {}
-        if "--config .github/lychee.toml" not in str(given.get("args", "")) or "site/" not in str(given.get("args", "")):
+        if "--config .github/lychee.toml" not in str(given.get("args", "")) or "site/" not in str(
+            given.get("args", "")
+        ):
             problems.append("lychee: must check the built site/ with .github/lychee.toml")
         if '--root-dir "${{ github.workspace }}/site"' not in str(given.get("args", "")):
             # The build has no SITE_URL: root-relative links, each an error without a root dir.
-            problems.append("lychee: needs --root-dir \"${{ github.workspace }}/site\" for the root-relative links")
+            problems.append('lychee: needs --root-dir "${{ github.workspace }}/site" for the root-relative links')
         if not re.fullmatch(r"v\d+\.\d+\.\d+", str(given.get("lycheeVersion", ""))):
             problems.append("lychee: lycheeVersion must pin a release")
         if given.get("fail") is not False:
@@ -63,7 +72,7 @@ def freshness_problems(workflow: dict, lychee: dict) -> list:
         if not cache_at or cache_at[0] > lychee_at[0]:
             problems.append("check job: no cache of .lycheecache before lychee")
     if lychee.get("cache") and lychee.get("cache_exclude_status") != "400..=599":
-        problems.append("lychee.toml: a cached failure replays on a re-run: cache_exclude_status = \"400..=599\"")
+        problems.append('lychee.toml: a cached failure replays on a re-run: cache_exclude_status = "400..=599"')
     if not lychee.get("cache") or int(lychee.get("max_retries", 0)) < 2 or not lychee.get("retry_wait_time"):
         problems.append("lychee.toml: needs cache = true and a retry policy (max_retries >= 2, retry_wait_time)")
     issue_runs = [str(s.get("run", "")) for s in steps(report)]
@@ -109,16 +118,26 @@ def _freshness_mutants():
         "push": mutate(lambda wf, check, report, on, ly: on.update(push=None)),
         "daily": mutate(lambda wf, check, report, on, ly: on.update(schedule=[{"cron": "17 5 * * *"}])),
         "check writes issues": mutate(lambda wf, check, report, on, ly: check["permissions"].update(issues="write")),
-        "report writes contents": mutate(lambda wf, check, report, on, ly: report["permissions"].update(contents="write")),
+        "report writes contents": mutate(
+            lambda wf, check, report, on, ly: report["permissions"].update(contents="write")
+        ),
         "report always": mutate(lambda wf, check, report, on, ly: report.pop("if")),
-        "a secret": mutate(lambda wf, check, report, on, ly: report["steps"][-1]["env"].update(GH_TOKEN="${{ secrets.PAT }}")),
-        "no site build": mutate(lambda wf, check, report, on, ly: check.update(
-            steps=[s for s in check["steps"] if "mkdocs build" not in str(s.get("run", ""))])),
+        "a secret": mutate(
+            lambda wf, check, report, on, ly: report["steps"][-1]["env"].update(GH_TOKEN="${{ secrets.PAT }}")
+        ),
+        "no site build": mutate(
+            lambda wf, check, report, on, ly: check.update(
+                steps=[s for s in check["steps"] if "mkdocs build" not in str(s.get("run", ""))]
+            )
+        ),
         "lychee fails the job": mutate(lychee_with(fail=True)),
         "lychee unpinned": mutate(lychee_with(lycheeVersion="latest")),
         "no lychee config": mutate(lychee_with(args="site/")),
-        "no cache": mutate(lambda wf, check, report, on, ly: check.update(
-            steps=[s for s in check["steps"] if ".lycheecache" not in str(s.get("with", ""))])),
+        "no cache": mutate(
+            lambda wf, check, report, on, ly: check.update(
+                steps=[s for s in check["steps"] if ".lycheecache" not in str(s.get("with", ""))]
+            )
+        ),
         "no root dir": mutate(lychee_with(args='--config .github/lychee.toml --no-progress "site/**/*.html"')),
         "failures cached": mutate(lambda wf, check, report, on, ly: ly.pop("cache_exclude_status", None)),
         "no retries": mutate(lambda wf, check, report, on, ly: ly.update(max_retries=0)),

@@ -19,16 +19,34 @@ import sys
 import pytest
 
 from guide_harness import ROOT
-from run_workflow import environment_python, find_python, fresh_clone, job_environment, legs, load
+from run_workflow import (
+    environment_python,
+    find_python,
+    fresh_clone,
+    job_environment,
+    legs,
+    load,
+)
 
 # Linux only: run_workflow.py runs the steps in bash with a Linux venv, and on Windows each nested run
 # below would run the pages' shell blocks for real (70 runs, 17 pip installs, 600 s each: review B1).
 pytestmark = pytest.mark.skipif(
-    os.name == "nt", reason="simulates GitHub's jobs from Linux: run_workflow.py runs bash steps in a Linux venv")
+    os.name == "nt", reason="simulates GitHub's jobs from Linux: run_workflow.py runs bash steps in a Linux venv"
+)
 
 DATA = "/usr/share/datasets/fashion-mnist"
-SWITCHES = ("CI", "GITHUB_ACTIONS", "RUNNER_OS", "REQUIRE_BROWSER", "REQUIRE_DATA", "REQUIRE_DIRECTML",
-            "SHELL_BLOCK_INSTALLS", "DIRECTML_ALLOW_SOFTWARE_ADAPTER", "FASHION_MNIST_DIR", "CHROMIUM")
+SWITCHES = (
+    "CI",
+    "GITHUB_ACTIONS",
+    "RUNNER_OS",
+    "REQUIRE_BROWSER",
+    "REQUIRE_DATA",
+    "REQUIRE_DIRECTML",
+    "SHELL_BLOCK_INSTALLS",
+    "DIRECTML_ALLOW_SOFTWARE_ADAPTER",
+    "FASHION_MNIST_DIR",
+    "CHROMIUM",
+)
 # (workflow, job, the pytest arguments of its test step, the OS of its runner)
 JOBS = [
     ("site.yml", "build", None, "Linux"),  # its legs' tests come from the matrix
@@ -57,16 +75,24 @@ def leg_env(workflow: str, job: str, leg: dict, runner_os: str, tmp_path) -> dic
 def pytest_run(args: list[str], env: dict, timeout: int = 600) -> subprocess.CompletedProcess:
     """A nested run that installs nothing, whatever the leg says: it checks decisions, not the blocks."""
     env = {**env, "SHELL_BLOCK_INSTALLS": "none"}
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def test_every_job_is_covered():
     covered = {(w, j) for w, j, _, _ in JOBS}
     for workflow in ("site.yml", "windows.yml", "directml.yml"):
         for job, body in load(workflow)["jobs"].items():
-            if any("pytest" in str(s.get("run", "")) or "readme_commands.py run test" in str(s.get("run", ""))
-                   for s in body.get("steps") or []):
+            if any(
+                "pytest" in str(s.get("run", "")) or "readme_commands.py run test" in str(s.get("run", ""))
+                for s in body.get("steps") or []
+            ):
                 assert (workflow, job) in covered, f"{workflow}: job {job} runs the suite but has no leg test"
 
 
@@ -95,8 +121,16 @@ def test_the_leg_collects(workflow, job, leg, tests, runner_os, tmp_path):
 def test_what_the_leg_requires_and_skips(workflow, job, leg, tests, runner_os, tmp_path):
     env = leg_env(workflow, job, leg, runner_os, tmp_path)
     assert env["CI"] == env["GITHUB_ACTIONS"] == "true" and env["RUNNER_OS"] == runner_os
-    result = pytest_run(["-q", "-rs", "tests/site/test_site_browser.py", "tests/repo/test_ci_packages.py",
-                         "tests/pages/test_site_shell_blocks.py"], env)
+    result = pytest_run(
+        [
+            "-q",
+            "-rs",
+            "tests/site/test_site_browser.py",
+            "tests/repo/test_ci_packages.py",
+            "tests/pages/test_site_shell_blocks.py",
+        ],
+        env,
+    )
     out = result.stdout
     # No browser anywhere: the browser tests skip with their reason, never fail: no job requires them.
     assert env.get("REQUIRE_BROWSER") != "1"
@@ -121,10 +155,24 @@ def test_site_test_leg_runs_as_the_workflow_lists_it_on_main():
     included; the test step collects (the whole suite runs in .ci/run)."""
     # This interpreter's environment, installed from the leg's group, stands in for the lock's install: on
     # GitHub's test leg that is setup-python's Python, and a second install would add 5.6 GB (review m2).
-    result = subprocess.run([sys.executable, str(ROOT / "tests" / "tools" / "run_workflow.py"), "--leg", "test",
-                             "--ref", "refs/heads/main", "--collect-only", "--environment", sys.prefix], cwd=ROOT,
-                            capture_output=True, text=True, timeout=900,
-                            env={k: v for k, v in os.environ.items() if k not in SWITCHES})
+    result = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "tests" / "tools" / "run_workflow.py"),
+            "--leg",
+            "test",
+            "--ref",
+            "refs/heads/main",
+            "--collect-only",
+            "--environment",
+            sys.prefix,
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env={k: v for k, v in os.environ.items() if k not in SWITCHES},
+    )
     out = result.stdout + result.stderr
     assert result.returncode == 0, out[-4000:]
     assert "run_workflow: all steps passed" in out
@@ -150,14 +198,19 @@ def test_each_leg_starts_from_a_fresh_clone_of_head(tmp_path):
 def test_the_legs_python_is_found_or_refused():
     here = f"{sys.version_info.major}.{sys.version_info.minor}"
     found = find_python(here)
-    assert found and subprocess.run([found, "-c", "import sys; print(sys.version_info[:2])"], capture_output=True,
-                                    text=True).stdout.strip() == str(sys.version_info[:2])
+    assert found and subprocess.run(
+        [found, "-c", "import sys; print(sys.version_info[:2])"], capture_output=True, text=True
+    ).stdout.strip() == str(sys.version_info[:2])
     assert find_python("3.99") is None
 
 
 def test_a_stand_in_environment_without_python_is_refused_in_one_line(tmp_path):
-    result = subprocess.run([sys.executable, str(ROOT / "tests" / "tools" / "run_workflow.py"), "--environment",
-                             str(tmp_path)], capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "tests" / "tools" / "run_workflow.py"), "--environment", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 1 and result.stdout == ""
     assert result.stderr.splitlines() == [f"run_workflow: --environment {tmp_path}: no bin/python or bin/python3 there"]
     (tmp_path / "bin").mkdir()

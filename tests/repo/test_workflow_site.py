@@ -35,8 +35,10 @@ def evaluate_condition(expression: str, event: str, ref: str, group: str = "test
 
     `group` is the site workflow's matrix leg; the deploy contexts are those of the leg that builds the site.
     """
-    tokens = re.findall(r"github\.event\.repository\.fork|github\.event_name|github\.ref|matrix\.group|'[^']*'|==|!=|!|&&|\|\||\(|\)|\S+",
-                        expression)
+    tokens = re.findall(
+        r"github\.event\.repository\.fork|github\.event_name|github\.ref|matrix\.group|'[^']*'|==|!=|!|&&|\|\||\(|\)|\S+",
+        expression,
+    )
     python = []
     for token in tokens:
         if token == "matrix.group":
@@ -87,7 +89,9 @@ def deploy_condition_problems(workflow: dict) -> list:
                 problems.append(f"{name}: {error}")
                 break
             if got != expected:
-                problems.append(f"{name}: {event} on {ref}{' in a fork' if fork else ''} {'deploys' if got else 'does not deploy'}")
+                problems.append(
+                    f"{name}: {event} on {ref}{' in a fork' if fork else ''} {'deploys' if got else 'does not deploy'}"
+                )
     return problems
 
 
@@ -150,7 +154,12 @@ def test_site_workflow():
     assert legs == {"test": "", "test-current": "tests/snippets tests/pages/test_site_blocks.py"}
     locks = {leg["group"]: leg["lock"] for leg in build["strategy"]["matrix"]["include"]}
     assert locks == {g: f".github/locks/{g}-linux-py3.12.txt" for g in legs}
-    assert build["env"] == {"GROUP": "${{ matrix.group }}", "LOCK": "${{ matrix.lock }}", "TESTS": "${{ matrix.tests }}", "REQUIRE_DATA": "1"}
+    assert build["env"] == {
+        "GROUP": "${{ matrix.group }}",
+        "LOCK": "${{ matrix.lock }}",
+        "TESTS": "${{ matrix.tests }}",
+        "REQUIRE_DATA": "1",
+    }
     groups = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["dependency-groups"]
     assert set(legs) <= set(groups)
     assert build["strategy"]["fail-fast"] is False
@@ -179,7 +188,9 @@ def _pages_step(job: str, name_or_id: str) -> dict:
     return next(s for s in steps(load(SITE)["jobs"][job]) if name_or_id in (s.get("id"), s.get("name")))
 
 
-def run_bash_step(run: str, tmp_path: Path, gh: str, repository: str = "Owner/Repo") -> tuple[subprocess.CompletedProcess, str]:
+def run_bash_step(
+    run: str, tmp_path: Path, gh: str, repository: str = "Owner/Repo"
+) -> tuple[subprocess.CompletedProcess, str]:
     """The step's script as GitHub runs `shell: bash` (bash --noprofile --norc -eo pipefail FILE), with
     a `gh` that prints or fails as ``gh`` says; returns the result and what it wrote to $GITHUB_OUTPUT."""
     bin_dir = tmp_path / "bin"
@@ -189,15 +200,26 @@ def run_bash_step(run: str, tmp_path: Path, gh: str, repository: str = "Owner/Re
     script, output = tmp_path / "step.sh", tmp_path / "output"
     script.write_text(run, encoding="utf-8")
     output.write_text("", encoding="utf-8")
-    env = {"PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "GITHUB_REPOSITORY": repository,
-           "GITHUB_OUTPUT": str(output), "GH_TOKEN": "t"}
-    result = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)],
-                            capture_output=True, text=True, env=env, timeout=60)
+    env = {
+        "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
+        "GITHUB_REPOSITORY": repository,
+        "GITHUB_OUTPUT": str(output),
+        "GH_TOKEN": "t",
+    }
+    result = subprocess.run(
+        ["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     return result, output.read_text(encoding="utf-8")
 
 
 PAGES_OFF = "echo 'gh: Not Found (HTTP 404)' >&2; exit 1"
-needs_bash = pytest.mark.skipif(shutil.which("bash") is None or os.name == "nt", reason="GitHub runs these steps in Linux bash")
+needs_bash = pytest.mark.skipif(
+    shutil.which("bash") is None or os.name == "nt", reason="GitHub runs these steps in Linux bash"
+)
 
 
 @needs_bash
@@ -210,10 +232,17 @@ def test_the_build_does_not_need_pages_to_be_on(tmp_path):
 
 
 @needs_bash
-@pytest.mark.parametrize("repository, gh, url", [
-    ("Owner/Repo", "echo https://docs.example.org/", "https://docs.example.org/"),  # a custom domain, as GitHub says
-    ("Owner/owner.github.io", PAGES_OFF, "https://owner.github.io/"),  # a user site lives at the root
-])
+@pytest.mark.parametrize(
+    "repository, gh, url",
+    [
+        (
+            "Owner/Repo",
+            "echo https://docs.example.org/",
+            "https://docs.example.org/",
+        ),  # a custom domain, as GitHub says
+        ("Owner/owner.github.io", PAGES_OFF, "https://owner.github.io/"),  # a user site lives at the root
+    ],
+)
 def test_the_build_takes_the_pages_url(tmp_path, repository, gh, url):
     result, output = run_bash_step(_pages_step("build", "pages")["run"], tmp_path, gh, repository)
     assert result.returncode == 0, result.stderr
@@ -237,4 +266,3 @@ def test_the_deploy_checks_pages_before_deploying():
     deploy = steps(load(SITE)["jobs"]["deploy"])
     names = [s.get("name") for s in deploy]
     assert names.index("Check that GitHub Pages publishes from GitHub Actions") < names.index("Deploy")
-

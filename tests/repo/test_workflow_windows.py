@@ -3,7 +3,6 @@ Split out of tests/repo/test_workflows.py."""
 
 from __future__ import annotations
 
-
 import pytest
 import yaml
 
@@ -38,12 +37,15 @@ def windows_problems(workflow: dict) -> list:
         shells = set((job.get("strategy") or {}).get("matrix", {}).get("shell") or [])
         if shells != {"pwsh", "powershell"}:
             problems.append(f"job {name}: matrix shells {sorted(shells)}, not pwsh and powershell")
-        if (job.get("defaults") or {}).get("run", {}).get("shell") != "${{ matrix.shell }}" \
-                or env.get("README_SHELL") != "${{ matrix.shell }}":
+        if (job.get("defaults") or {}).get("run", {}).get("shell") != "${{ matrix.shell }}" or env.get(
+            "README_SHELL"
+        ) != "${{ matrix.shell }}":
             problems.append(f"job {name}: steps and README commands must run in the matrix shell")
         runs = [str(s.get("run", "")) for s in steps(job)]
-        for wanted in ("readme_commands.py serve --shell $env:README_SHELL",
-                       "readme_commands.py run test --shell $env:README_SHELL"):
+        for wanted in (
+            "readme_commands.py serve --shell $env:README_SHELL",
+            "readme_commands.py run test --shell $env:README_SHELL",
+        ):
             if not any(wanted in r for r in runs):
                 problems.append(f"job {name}: does not run `{wanted}`")
         shows = [s for s in steps(job) if "device_count()" in str(s.get("run", ""))]
@@ -86,4 +88,3 @@ def _windows_mutants():
 @pytest.mark.parametrize("name", list(_windows_mutants()))
 def test_windows_rule_catches(name):
     assert windows_problems(_windows_mutants()[name]) != []
-

@@ -21,8 +21,22 @@ import pytest
 import yaml
 
 from workflow_rules import (
-    DIRECTML, FRESHNESS, GITHUB_DIR, ROOT, SITE, WINDOWS, WORKFLOW_FILES, SUITE, FETCHER,
-    USES_LINE, VERSION_COMMENT, data_problems, find_tool, least_privilege_problems, load, runs_on_labels,
+    DIRECTML,
+    FETCHER,
+    FRESHNESS,
+    GITHUB_DIR,
+    ROOT,
+    SITE,
+    SUITE,
+    USES_LINE,
+    VERSION_COMMENT,
+    WINDOWS,
+    WORKFLOW_FILES,
+    data_problems,
+    find_tool,
+    least_privilege_problems,
+    load,
+    runs_on_labels,
 )
 
 # --- tests: external tools ------------------------------------------------------
@@ -37,7 +51,10 @@ def test_zizmor_finds_nothing(persona):
     # Ignores are inline `# zizmor: ignore[...]` comments, each with its reason.
     result = subprocess.run(
         [find_tool("zizmor"), "--offline", f"--persona={persona}", "--format=json", str(GITHUB_DIR)],
-        capture_output=True, text=True, timeout=300, cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
     )
     findings = json.loads(result.stdout or "null")
     assert findings == [], json.dumps(findings, indent=1)[:4000]
@@ -63,7 +80,10 @@ def test_zizmor_catches_a_bad_workflow(tmp_path):
     )
     result = subprocess.run(
         [find_tool("zizmor"), "--offline", "--format=json", str(tmp_path / ".github")],
-        capture_output=True, text=True, timeout=300, cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
     )
     idents = {finding["ident"] for finding in json.loads(result.stdout)}
     assert {"unpinned-uses", "template-injection", "dangerous-triggers", "artipacked"} <= idents
@@ -77,9 +97,10 @@ def test_zizmor_requires_hash_pins_for_every_action():
 
 def _check_jsonschema(*paths):
     return subprocess.run(
-        [sys.executable, "-m", "check_jsonschema",
-         "--builtin-schema", "vendor.github-workflows", *map(str, paths)],
-        capture_output=True, text=True, timeout=300,
+        [sys.executable, "-m", "check_jsonschema", "--builtin-schema", "vendor.github-workflows", *map(str, paths)],
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
 
 
@@ -112,7 +133,9 @@ def test_workflows_fetch_the_test_data_with_the_one_fetcher(path):
     assert data_problems(load(path)) == []
 
 
-@pytest.mark.parametrize("change", ["torchvision", "no fetch", "no cache", "fetch after suite", "wrong dir", "not required"])
+@pytest.mark.parametrize(
+    "change", ["torchvision", "no fetch", "no cache", "fetch after suite", "wrong dir", "not required"]
+)
 def test_data_rule_catches(change):
     workflow = load(SITE)
     job = workflow["jobs"]["build"]
@@ -217,17 +240,26 @@ def actionlint_label_problems(config: dict, workflows: list[dict]) -> list:
         for name, job in (workflow.get("jobs") or {}).items():
             labels = runs_on_labels(job)
             if "self-hosted" in labels:
-                problems += [f"job {name}: label {label!r} is not in actionlint.yaml"
-                             for label in sorted(labels - DEFAULT_RUNNER_LABELS - known)]
+                problems += [
+                    f"job {name}: label {label!r} is not in actionlint.yaml"
+                    for label in sorted(labels - DEFAULT_RUNNER_LABELS - known)
+                ]
     return problems
 
 
 def test_actionlint_knows_the_runner_labels():
-    assert actionlint_label_problems(yaml.safe_load(ACTIONLINT.read_text(encoding="utf-8")), [load(p) for p in WORKFLOW_FILES]) == []
+    assert (
+        actionlint_label_problems(
+            yaml.safe_load(ACTIONLINT.read_text(encoding="utf-8")), [load(p) for p in WORKFLOW_FILES]
+        )
+        == []
+    )
 
 
 def test_actionlint_label_rule_catches():
-    assert actionlint_label_problems({}, [load(DIRECTML)]) == ["job gpu-tests: label 'directml' is not in actionlint.yaml"]
+    assert actionlint_label_problems({}, [load(DIRECTML)]) == [
+        "job gpu-tests: label 'directml' is not in actionlint.yaml"
+    ]
 
 
 # What docs/contributing/first-run.md says each first run prints, and the file that prints it.
@@ -260,12 +292,14 @@ def test_the_first_run_page_quotes_what_the_workflows_print():
     assert {"First run": "contributing/first-run.md"} in contributing
 
 
-
 def floating_runner_problems(workflow: dict) -> list:
     """A hosted image named by version: `-latest` moves to a new OS under the workflow (Ubuntu 26.04 is in preview)."""
-    return [f"job {name}: runs-on {label} floats: name the version (ubuntu-24.04, windows-2025)"
-            for name, job in (workflow.get("jobs") or {}).items() for label in sorted(runs_on_labels(job))
-            if label.endswith("-latest")]
+    return [
+        f"job {name}: runs-on {label} floats: name the version (ubuntu-24.04, windows-2025)"
+        for name, job in (workflow.get("jobs") or {}).items()
+        for label in sorted(runs_on_labels(job))
+        if label.endswith("-latest")
+    ]
 
 
 @pytest.mark.parametrize("path", WORKFLOW_FILES, ids=lambda p: p.name)
@@ -276,4 +310,6 @@ def test_every_hosted_runner_names_its_image_version(path):
 def test_floating_runner_rule_catches():
     workflow = load(SITE)
     workflow["jobs"]["build"]["runs-on"] = "ubuntu-latest"
-    assert floating_runner_problems(workflow) == ["job build: runs-on ubuntu-latest floats: name the version (ubuntu-24.04, windows-2025)"]
+    assert floating_runner_problems(workflow) == [
+        "job build: runs-on ubuntu-latest floats: name the version (ubuntu-24.04, windows-2025)"
+    ]

@@ -10,7 +10,11 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from browser_support import axe_violations, open_built, skip_module_without_browser
+from browser_support import (
+    axe_violations,
+    open_built,
+    skip_module_without_browser,
+)
 
 skip_module_without_browser()
 
@@ -27,46 +31,153 @@ NAMES = [
     ("AMD Radeon RX 7900 XTX", SEL, "AMD Radeon RX 7900 XTX", ROCM, DML),
     ("gigabyte 7900xtx", "https://github.com/vosen/ZLUDA/issues/140", "AMD Radeon RX 7900 XTX", ROCM, DML),
     ("AMD Radeon RX 7700 XT", SEL, "AMD Radeon RX 7700 XT", ROCM, DML),
-    ("AMD RX 7800 XT", "https://github.com/royshil/obs-backgroundremoval/issues/564", "AMD Radeon RX 7800 XT", ROCM, DML),
-    ("AMD Radeon RX7600 XT", "https://github.com/ROCm/rocm-install-on-windows/pull/86", "AMD Radeon RX 7600 XT", ROCM, DML),
+    (
+        "AMD RX 7800 XT",
+        "https://github.com/royshil/obs-backgroundremoval/issues/564",
+        "AMD Radeon RX 7800 XT",
+        ROCM,
+        DML,
+    ),
+    (
+        "AMD Radeon RX7600 XT",
+        "https://github.com/ROCm/rocm-install-on-windows/pull/86",
+        "AMD Radeon RX 7600 XT",
+        ROCM,
+        DML,
+    ),
     ("AMD Radeon PRO W7800", SEL, "AMD Radeon PRO W7800", ROCM, DML),
     ("AMD Radeon 780M Graphics", TUBA + "488", "AMD Radeon 780M Graphics", ROCM, DML),
     ("AMD Radeon 780M", TUBA + "433", "AMD Radeon 780M Graphics", ROCM, DML),
-    ("AMD Radeon(TM) 880M Graphics", "https://github.com/lzhoang2801/OpCore-Simplify/issues/626", "AMD Radeon 880M Graphics", ROCM, DML),
+    (
+        "AMD Radeon(TM) 880M Graphics",
+        "https://github.com/lzhoang2801/OpCore-Simplify/issues/626",
+        "AMD Radeon 880M Graphics",
+        ROCM,
+        DML,
+    ),
     ("AMD Radeon(TM) 610M", TUBA + "622", "AMD Radeon 610M", DML, DML),
     ("Radeon 680M", "https://github.com/hacksider/Deep-Live-Cam/issues/908", "AMD Radeon 680M", DML, DML),
     ("RX 6900 XT", REL, "AMD Radeon RX 6900 XT", DML, DML),
-    ("AMD Radeon RX 6800", "https://github.com/lshqqytiger/stable-diffusion-webui-amdgpu/issues/477", "AMD Radeon RX 6800", DML, DML),
+    (
+        "AMD Radeon RX 6800",
+        "https://github.com/lshqqytiger/stable-diffusion-webui-amdgpu/issues/477",
+        "AMD Radeon RX 6800",
+        DML,
+        DML,
+    ),
     ("RX 6750 XT", REL, "AMD Radeon RX 6750 XT", DML, DML),
     ("amd radeon rx 6700 xt", "https://github.com/microsoft/DirectML/issues/716", "AMD Radeon RX 6700 XT", DML, DML),
     ("6700XT", "https://github.com/microsoft/DirectML/issues/716", "AMD Radeon RX 6700 XT", DML, DML),
-    ("RX 6600XT", "https://github.com/RVC-Project/Retrieval-based-Voice-Conversion-WebUI/issues/1648", "AMD Radeon RX 6600 XT", DML, DML),
+    (
+        "RX 6600XT",
+        "https://github.com/RVC-Project/Retrieval-based-Voice-Conversion-WebUI/issues/1648",
+        "AMD Radeon RX 6600 XT",
+        DML,
+        DML,
+    ),
     ("RX 6600", REL, "AMD Radeon RX 6600", DML, DML),
     ("Radeon RX 6500 XT", "https://github.com/microsoft/DirectML/issues/235", "AMD Radeon RX 6500 XT", DML, DML),
-    ("RX 5700 XT", "https://github.com/lshqqytiger/stable-diffusion-webui-amdgpu/issues/475", "AMD Radeon RX 5700 XT", DML, DML),
-    ("Vega 64", "https://github.com/lshqqytiger/stable-diffusion-webui-amdgpu-forge/issues/104", "AMD Radeon RX Vega 64", DML, DML),
+    (
+        "RX 5700 XT",
+        "https://github.com/lshqqytiger/stable-diffusion-webui-amdgpu/issues/475",
+        "AMD Radeon RX 5700 XT",
+        DML,
+        DML,
+    ),
+    (
+        "Vega 64",
+        "https://github.com/lshqqytiger/stable-diffusion-webui-amdgpu-forge/issues/104",
+        "AMD Radeon RX Vega 64",
+        DML,
+        DML,
+    ),
     ("RX580 8gb", "https://github.com/vladmandic/sdnext/issues/1047", "Radeon RX 580", DML, DML),
     ("RX570 4gb", "https://github.com/vladmandic/sdnext/issues/1047", "Radeon RX 570", DML, DML),
     ("Radeon RX 560X", "https://github.com/microsoft/DirectML/issues/716", "Radeon RX 560X", DML, DML),
     ("Radeon (TM) RX 550X", "https://github.com/microsoft/tensorflow-directml/issues/41", "Radeon RX 550X", DML, DML),
     ("Radeon RX 580 2048SP", "https://github.com/microsoft/DirectML/issues/716", "Radeon RX 580 2048SP", DML, DML),
-    ("Intel(R) Arc(TM) Graphics", "https://github.com/zzc0721/torch-performance-test-data/issues/36", "Intel(R) Arc(TM) Graphics", XPU, DML),
-    ("Intel arc b580 xpu", "https://github.com/karpathy/autoresearch/pull/355", "Intel(R) Arc(TM) B580 Graphics", XPU, DML),
+    (
+        "Intel(R) Arc(TM) Graphics",
+        "https://github.com/zzc0721/torch-performance-test-data/issues/36",
+        "Intel(R) Arc(TM) Graphics",
+        XPU,
+        DML,
+    ),
+    (
+        "Intel arc b580 xpu",
+        "https://github.com/karpathy/autoresearch/pull/355",
+        "Intel(R) Arc(TM) B580 Graphics",
+        XPU,
+        DML,
+    ),
     ("Arc A770", "https://github.com/intel/ipex-llm/issues/9768", "Intel(R) Arc(TM) A770 Graphics", XPU, DML),
     ("Iris Xe", "https://github.com/intel/ipex-llm/issues/9768", "Intel(R) Iris(R) Xe Graphics", DML, DML),
-    ("Intel(R) UHD Graphics 620", "https://github.com/microsoft/tensorflow-directml/issues/41", "Intel(R) UHD Graphics 620", DML, DML),
-    ("Intel(R) HD Graphics 630", "https://github.com/microsoft/onnxruntime/issues/14994", "Intel(R) HD Graphics", DML, DML),
-    ("NVIDIA GeForce GTX 1050", "https://github.com/microsoft/onnxruntime/issues/14994", "NVIDIA GeForce GTX 10 series", CUDA, CUDA),
+    (
+        "Intel(R) UHD Graphics 620",
+        "https://github.com/microsoft/tensorflow-directml/issues/41",
+        "Intel(R) UHD Graphics 620",
+        DML,
+        DML,
+    ),
+    (
+        "Intel(R) HD Graphics 630",
+        "https://github.com/microsoft/onnxruntime/issues/14994",
+        "Intel(R) HD Graphics",
+        DML,
+        DML,
+    ),
+    (
+        "NVIDIA GeForce GTX 1050",
+        "https://github.com/microsoft/onnxruntime/issues/14994",
+        "NVIDIA GeForce GTX 10 series",
+        CUDA,
+        CUDA,
+    ),
     # The 2026 GPUs the chooser missed (issue 31)
     ("AMD Radeon AI PRO R9700", SEL, "AMD Radeon AI PRO R9700", ROCM, DML),
-    ("AMD Radeon(TM) 8065S Graphics", "https://github.com/unslothai/unsloth/pull/7290", "AMD Radeon 8065S Graphics", ROCM, DML),
-    ("AMD Radeon RX 7650 GRE", "https://github.com/unslothai/unsloth/blob/main/install.ps1", "AMD Radeon RX 7650 GRE", ROCM, DML),
-    ("AMD Radeon RX 6750 GRE 10GB", "https://llvm.org/docs/AMDGPUUsage.html#processors", "AMD Radeon RX 6750 GRE", DML, DML),
-    ("Intel(R) Arc(TM) Pro B60 Graphics", "https://github.com/wildersa/ComfyUI-Intel-Arc-XPU/releases", "Intel(R) Arc(TM) Pro B60 Graphics", XPU, DML),
-    ("Intel(R) Arc(TM) B390 GPU", "https://docs.pytorch.org/docs/stable/notes/get_start_xpu.html", "Intel(R) Arc(TM) B390 GPU", XPU, DML),
+    (
+        "AMD Radeon(TM) 8065S Graphics",
+        "https://github.com/unslothai/unsloth/pull/7290",
+        "AMD Radeon 8065S Graphics",
+        ROCM,
+        DML,
+    ),
+    (
+        "AMD Radeon RX 7650 GRE",
+        "https://github.com/unslothai/unsloth/blob/main/install.ps1",
+        "AMD Radeon RX 7650 GRE",
+        ROCM,
+        DML,
+    ),
+    (
+        "AMD Radeon RX 6750 GRE 10GB",
+        "https://llvm.org/docs/AMDGPUUsage.html#processors",
+        "AMD Radeon RX 6750 GRE",
+        DML,
+        DML,
+    ),
+    (
+        "Intel(R) Arc(TM) Pro B60 Graphics",
+        "https://github.com/wildersa/ComfyUI-Intel-Arc-XPU/releases",
+        "Intel(R) Arc(TM) Pro B60 Graphics",
+        XPU,
+        DML,
+    ),
+    (
+        "Intel(R) Arc(TM) B390 GPU",
+        "https://docs.pytorch.org/docs/stable/notes/get_start_xpu.html",
+        "Intel(R) Arc(TM) B390 GPU",
+        XPU,
+        DML,
+    ),
     ("AMD Radeon RX 9070", SEL, "AMD Radeon RX 9070", ROCM, DML),
-    ("AMD Radeon PRO W6800", "https://github.com/AMD-Ecosystem/ai-ecosystem/blob/main/docs/frameworks/pytorch/include/rocm7.14.1-pip-install.rst",
-     "AMD Radeon PRO W6800", DML, DML),
+    (
+        "AMD Radeon PRO W6800",
+        "https://github.com/AMD-Ecosystem/ai-ecosystem/blob/main/docs/frameworks/pytorch/include/rocm7.14.1-pip-install.rst",
+        "AMD Radeon PRO W6800",
+        DML,
+        DML,
+    ),
     ("AMD Radeon RX 7900 XT", SEL, "AMD Radeon RX 7900 XT", ROCM, DML),
     ("AMD Radeon RX 7600", SEL, "AMD Radeon RX 7600", ROCM, DML),
     ("RX 6800 XT", REL, "AMD Radeon RX 6800 XT", DML, DML),
@@ -171,8 +282,9 @@ def test_without_javascript_the_page_shows_every_gpu(site, browser, edition):
 def test_without_javascript_a_phone_reaches_its_gpu(site, browser, edition):
     """One entry per GPU, wrapped to the screen: nothing cut off at 390 px (the table was 6 columns wide)."""
     _, base = site
-    context = browser.new_context(java_script_enabled=False, viewport={"width": 390, "height": 844},
-                                  is_mobile=True, has_touch=True)
+    context = browser.new_context(
+        java_script_enabled=False, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
     page = context.new_page()
     page.goto(base + edition + "choose/")
     entry = page.locator(".gpu-table li", has_text="AMD Radeon RX 6700 XT (")
@@ -230,8 +342,14 @@ def test_axe_finds_no_violations(site, browser, scheme):
     context = browser.new_context(color_scheme=scheme)
     page = context.new_page()
     report = []
-    for url in ["", "choose/", "choose/?gpu=AMD+Radeon+RX+7900+XTX&py=3.13", "choose/?gpu=AMD+Radeon(TM)+Graphics",
-                "zh/", "zh/choose/?gpu=6700XT"]:
+    for url in [
+        "",
+        "choose/",
+        "choose/?gpu=AMD+Radeon+RX+7900+XTX&py=3.13",
+        "choose/?gpu=AMD+Radeon(TM)+Graphics",
+        "zh/",
+        "zh/choose/?gpu=6700XT",
+    ]:
         open_built(page, base + url)
         report += axe_violations(page, f"{url or 'home'} [{scheme}]")
     context.close()

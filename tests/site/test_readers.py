@@ -26,30 +26,90 @@ NVIDIA_COMPATIBILITY = "https://docs.nvidia.com/deploy/cuda-compatibility/minor-
 
 # (reader, name as typed, Windows, Python, tab label, what the commands must say, the driver page)
 READERS = [
-    ("r1 RX 7900 XTX, Python 3.13", "AMD Radeon RX 7900 XTX", "11", "3.13", "ROCm",
-     ["py -3.13 -m venv .venv", '"torch[device-gfx1100]==2.14.0+rocm10.1.0"',
-      '"torchvision[device-gfx1100]==0.29.0a0+rocm10.1.0"'], AMD_DRIVER),
-    ("r2a Arc A770", "Intel(R) Arc(TM) A770 Graphics", "11", "3.12", "XPU",
-     ["py -3.12 -m venv .venv", "--index-url https://download.pytorch.org/whl/xpu"], INTEL_DRIVER),
-    ("r2b Core Ultra 155H", "Intel(R) Arc(TM) Graphics", "11", "3.12", "XPU",
-     ["--index-url https://download.pytorch.org/whl/xpu"], INTEL_DRIVER),
-    ("r3 RX 580, Windows 10", "Radeon RX 580 Series", "10", "3.12", "DirectML",
-     ["py -3.12 -m venv .venv", "python -m pip install torch-directml"], AMD_DRIVER),
-    ("r4 Ryzen 7840U, 780M", "AMD Radeon(TM) 780M", "11", "3.12", "ROCm",
-     ['"torch[device-gfx1103]==', '"torchvision[device-gfx1103]=='], AMD_DRIVER),
-    ("r5 RX 6700 XT, China", "AMD Radeon RX 6700 XT", "11", "3.12", "DirectML",
-     ["python -m pip install torch-directml"], AMD_DRIVER),
-    ("GTX 1080, Pascal", "NVIDIA GeForce GTX 1080", "11", "3.12", "CUDA",
-     ["--index-url https://download.pytorch.org/whl/cu126"], NVIDIA_DRIVER),
-    ("RX 7900 XTX, Windows 10, Python 3.13", "AMD Radeon RX 7900 XTX", "10", "3.13", "DirectML",
-     ["py -3.12 -m venv .venv", "python -m pip install torch-directml"], AMD_DRIVER),
-    ("Arc B390, no Python yet", "Intel(R) Arc(TM) B390 GPU", "11", "", "XPU",
-     ["py -3.12 -m venv .venv"], INTEL_DRIVER),
+    (
+        "r1 RX 7900 XTX, Python 3.13",
+        "AMD Radeon RX 7900 XTX",
+        "11",
+        "3.13",
+        "ROCm",
+        [
+            "py -3.13 -m venv .venv",
+            '"torch[device-gfx1100]==2.14.0+rocm10.1.0"',
+            '"torchvision[device-gfx1100]==0.29.0a0+rocm10.1.0"',
+        ],
+        AMD_DRIVER,
+    ),
+    (
+        "r2a Arc A770",
+        "Intel(R) Arc(TM) A770 Graphics",
+        "11",
+        "3.12",
+        "XPU",
+        ["py -3.12 -m venv .venv", "--index-url https://download.pytorch.org/whl/xpu"],
+        INTEL_DRIVER,
+    ),
+    (
+        "r2b Core Ultra 155H",
+        "Intel(R) Arc(TM) Graphics",
+        "11",
+        "3.12",
+        "XPU",
+        ["--index-url https://download.pytorch.org/whl/xpu"],
+        INTEL_DRIVER,
+    ),
+    (
+        "r3 RX 580, Windows 10",
+        "Radeon RX 580 Series",
+        "10",
+        "3.12",
+        "DirectML",
+        ["py -3.12 -m venv .venv", "python -m pip install torch-directml"],
+        AMD_DRIVER,
+    ),
+    (
+        "r4 Ryzen 7840U, 780M",
+        "AMD Radeon(TM) 780M",
+        "11",
+        "3.12",
+        "ROCm",
+        ['"torch[device-gfx1103]==', '"torchvision[device-gfx1103]=='],
+        AMD_DRIVER,
+    ),
+    (
+        "r5 RX 6700 XT, China",
+        "AMD Radeon RX 6700 XT",
+        "11",
+        "3.12",
+        "DirectML",
+        ["python -m pip install torch-directml"],
+        AMD_DRIVER,
+    ),
+    (
+        "GTX 1080, Pascal",
+        "NVIDIA GeForce GTX 1080",
+        "11",
+        "3.12",
+        "CUDA",
+        ["--index-url https://download.pytorch.org/whl/cu126"],
+        NVIDIA_DRIVER,
+    ),
+    (
+        "RX 7900 XTX, Windows 10, Python 3.13",
+        "AMD Radeon RX 7900 XTX",
+        "10",
+        "3.13",
+        "DirectML",
+        ["py -3.12 -m venv .venv", "python -m pip install torch-directml"],
+        AMD_DRIVER,
+    ),
+    ("Arc B390, no Python yet", "Intel(R) Arc(TM) B390 GPU", "11", "", "XPU", ["py -3.12 -m venv .venv"], INTEL_DRIVER),
 ]
 VIEWPORTS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
 # Stands in for docs/javascripts/backend_tabs.js (the chapters' script): records the label it is given.
-RECORD_TAB = ("window.__tabs = []; window.guideSelectBackend = (label) => window.__tabs.push(label);"
-              "window.__answers = []; document.addEventListener('chooser:answer', (e) => window.__answers.push(e.detail));")
+RECORD_TAB = (
+    "window.__tabs = []; window.guideSelectBackend = (label) => window.__tabs.push(label);"
+    "window.__answers = []; document.addEventListener('chooser:answer', (e) => window.__answers.push(e.detail));"
+)
 
 
 def expected_commands(name: str, win: str, py: str, zh: bool) -> list[str]:
@@ -59,13 +119,20 @@ def expected_commands(name: str, win: str, py: str, zh: bool) -> list[str]:
     return [made.venv["powershell"], made.venv["cmd"], made.install, *mirror, "\n".join(made.checks)]
 
 
-@pytest.fixture(scope="module", params=[(v, e) for v in VIEWPORTS for e in ("", "zh/")],
-                ids=lambda p: f"{p[0]}-{p[1].strip('/') or 'en'}")
+@pytest.fixture(
+    scope="module",
+    params=[(v, e) for v in VIEWPORTS for e in ("", "zh/")],
+    ids=lambda p: f"{p[0]}-{p[1].strip('/') or 'en'}",
+)
 def reader_page(request, site, browser):
     viewport, edition = request.param
     phone = viewport == "phone"
-    context = browser.new_context(viewport=VIEWPORTS[viewport], is_mobile=phone, has_touch=phone,
-                                  permissions=["clipboard-read", "clipboard-write"])
+    context = browser.new_context(
+        viewport=VIEWPORTS[viewport],
+        is_mobile=phone,
+        has_touch=phone,
+        permissions=["clipboard-read", "clipboard-write"],
+    )
     context.add_init_script(RECORD_TAB)
     page = context.new_page()
     yield page, site[1] + edition, VIEWPORTS[viewport]["height"], bool(edition)
@@ -101,14 +168,22 @@ def test_each_reader_gets_their_own_recipe_at_the_answer(reader_page, reader, na
         assert ("528.33" in said) == ("cu126" in joined), said
         assert ("528.33" not in said) or NVIDIA_COMPATIBILITY in links, links
     assert any(h.endswith("guide-scripts.zip") for h in links)
-    for target in ("verification/#start-with-the-doctor", "verification/#check-training-too", "mnist-training/",
-                   "troubleshooting/#"):
+    for target in (
+        "verification/#start-with-the-doctor",
+        "verification/#check-training-too",
+        "mnist-training/",
+        "troubleshooting/#",
+    ):
         assert any(target in h for h in links), f"{reader}: no link to {target}"
     # Later pages open on this reader's tab; the runs of readers have their place in the answer
     assert page.evaluate("window.__tabs.at(-1)") == tab
     assert page.locator("#chooser-answer #chooser-runs").count() == 1
-    assert page.evaluate("window.__answers.at(-1)") == {"gpu": gpus.match(name)[0].name, "win": win, "py": py,
-                                                         "path": gpus.match(name)[0].path[win]}
+    assert page.evaluate("window.__answers.at(-1)") == {
+        "gpu": gpus.match(name)[0].name,
+        "win": win,
+        "py": py,
+        "path": gpus.match(name)[0].path[win],
+    }
     # A Windows 10 reader learns, at the answer, that it is out of support (it was 28,000 px down the page)
     assert page.locator("#chooser-answer a[href='#windows-10']").count() == (win == "10")
     if zh and "torch-directml" in joined:  # the Chinese edition: the mirror form at the install step
@@ -130,5 +205,15 @@ def test_the_scripts_archive_is_there(site):
     site_dir, base = site
     with urllib.request.urlopen(base + "guide-scripts.zip") as response:
         names = zipfile.ZipFile(io.BytesIO(response.read())).namelist()
-    assert {f"dml-guide/{n}" for n in ("doctor.py", "verify_training.py", "train_mnist.py", "choose_device.py",
-                                       "mnist_data.py", "lenet.py", "verify_directml.py")} <= set(names)
+    assert {
+        f"dml-guide/{n}"
+        for n in (
+            "doctor.py",
+            "verify_training.py",
+            "train_mnist.py",
+            "choose_device.py",
+            "mnist_data.py",
+            "lenet.py",
+            "verify_directml.py",
+        )
+    } <= set(names)

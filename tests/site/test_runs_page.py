@@ -14,14 +14,20 @@ from pathlib import Path
 
 import pytest
 
-from browser_support import axe_violations, open_built, skip_module_without_browser
+from browser_support import (
+    axe_violations,
+    open_built,
+    skip_module_without_browser,
+)
 from guide import runs
 
 skip_module_without_browser()
 
 PHONE = {"width": 375, "height": 800}
-EDITIONS = {"en": ("", "seeded by the maintainers", "No run reported yet."),
-            "zh": ("zh/", "维护者提供的种子数据", "还没有人报告运行结果。")}
+EDITIONS = {
+    "en": ("", "seeded by the maintainers", "No run reported yet."),
+    "zh": ("zh/", "维护者提供的种子数据", "还没有人报告运行结果。"),
+}
 ATTACK = '<img src=x onerror="window.hacked=1"><script>window.hacked=2</script>'
 REAL = Path(__file__).resolve().parents[1] / "repo" / "run_reports" / "report.json"
 
@@ -40,7 +46,9 @@ def test_the_runs_page_shows_the_seeded_runs(site, browser, edition):
     rows = page.locator("article table tbody tr").evaluate_all("rs => rs.map(r => r.innerText)")
     assert seeded(), "no seeded run in docs/hooks/data/runs/"
     for run in seeded():
-        assert any(run["gpu"] in row and label in row and f"{run['seconds_per_epoch']:.1f}" in row for row in rows), rows
+        assert any(run["gpu"] in row and label in row and f"{run['seconds_per_epoch']:.1f}" in row for row in rows), (
+            rows
+        )
     width = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
     assert width[0] <= width[1], f"the runs page is {width[0]} px wide on a {width[1]} px phone"
     assert page.locator("article .md-typeset__scrollwrap table").count() == 1  # the table scrolls, not the page
@@ -88,9 +96,20 @@ def test_the_chooser_says_no_run_yet_with_the_one_command(site, browser, edition
 
 def test_the_chooser_shows_the_runs_of_the_chosen_gpu_as_text(site, browser):
     _, base = site
-    served = {"command": runs.COMMAND, "runs": [dict(seeded()[0], gpu=ATTACK, table_gpu="AMD Radeon RX 7900 XTX",
-                                                      keys=["7900xtx"], backend="DirectML", issue=9,
-                                                      url="https://github.com/o/r/issues/9")]}
+    served = {
+        "command": runs.COMMAND,
+        "runs": [
+            dict(
+                seeded()[0],
+                gpu=ATTACK,
+                table_gpu="AMD Radeon RX 7900 XTX",
+                keys=["7900xtx"],
+                backend="DirectML",
+                issue=9,
+                url="https://github.com/o/r/issues/9",
+            )
+        ],
+    }
     page = browser.new_page()
     page.route("**/assets/runs.json", lambda route: route.fulfill(json=served))
     open_answer(page, base, "", "7900 XTX")

@@ -13,7 +13,11 @@ import re
 
 import pytest
 
-from browser_support import first_section, search, skip_module_without_browser
+from browser_support import (
+    first_section,
+    search,
+    skip_module_without_browser,
+)
 from guide.page import Page
 from guide_harness import DOCS, page_source
 
@@ -36,33 +40,65 @@ QUERIES = {
     "N卡": ((WHICH_GPU,), "glossary promise; review 2026-12: N卡 returned nothing"),
     "6700XT显卡": (WHICH_GPU, "microsoft/DirectML#716 (RX 6700 XT owner: does not see the video card)"),
     "580显卡": (WHICH_GPU, "lshqqytiger/stable-diffusion-webui-amdgpu#469 (Radeon RX 580 2048SP)"),
-    "支持AMD显卡": (("zh/why-directml/#the-options-for-amd-and-intel-gpus-on-windows", WHICH_GPU),
-                  "pkuliyi2015/multidiffusion-upscaler-for-automatic1111#254: 是否支持 AMD 显卡"),
-    "AMD 5500xt 显卡占用率为0": (TASK_MANAGER, "RVC-Project/Retrieval-based-Voice-Conversion-WebUI#1478: AMD 5500xt 显卡占用率为0"),
+    "支持AMD显卡": (
+        ("zh/why-directml/#the-options-for-amd-and-intel-gpus-on-windows", WHICH_GPU),
+        "pkuliyi2015/multidiffusion-upscaler-for-automatic1111#254: 是否支持 AMD 显卡",
+    ),
+    "AMD 5500xt 显卡占用率为0": (
+        TASK_MANAGER,
+        "RVC-Project/Retrieval-based-Voice-Conversion-WebUI#1478: AMD 5500xt 显卡占用率为0",
+    ),
     "gpu使用率是0": (TASK_MANAGER, "MaybeShewill-CV/CRNN_Tensorflow#16: 我的gpu使用率是0"),
     "任务管理器 显卡 0%": (TASK_MANAGER, "iperov/DeepFaceLab#215 (Task Manager shows low GPU use; Compute_0)"),
     # Within three, not first, since 2026-12-02: the mirror sections that grew this round (when a mirror fails, uv
     # and the mirror) now rank above it for the bare word; all three are set-up's mirror sections.
     "换源": ((MIRROR,), "maohangyun.com/?id=1936: Windows环境下高效换源安装PyTorch"),
-    "清华源 403": ("zh/setup/#when-a-mirror-fails", "tuna/issues#2151: 最近在使用清华源安装python包，发现无法正常使用，提示403"),
+    "清华源 403": (
+        "zh/setup/#when-a-mirror-fails",
+        "tuna/issues#2151: 最近在使用清华源安装python包，发现无法正常使用，提示403",
+    ),
     "pip install torch 太慢": (MIRROR, "mynw.cn/news/523073.html: 清华镜像加速pip install torch"),
     "检测不到显卡": (FAILS, "review 2026-12: 没有检测到显卡 ranked the section 31st"),
     "识别不到显卡": (FAILS, "RVC-Boss/GPT-SoVITS#1434: 识别不到显卡"),
-    "训练很慢": ("zh/troubleshooting/#the-gpu-is-barely-faster-than-the-cpu", "YCG09/chinese_ocr#254: 并且运行时间很慢"),
-    "核显": (("zh/troubleshooting/#directml-uses-the-integrated-gpu",), "chaiNNer-org/chaiNNer#2312 (Radeon 780M integrated GPU beside a dedicated one)"),
+    "训练很慢": (
+        "zh/troubleshooting/#the-gpu-is-barely-faster-than-the-cpu",
+        "YCG09/chinese_ocr#254: 并且运行时间很慢",
+    ),
+    "核显": (
+        ("zh/troubleshooting/#directml-uses-the-integrated-gpu",),
+        "chaiNNer-org/chaiNNer#2312 (Radeon 780M integrated GPU beside a dedicated one)",
+    ),
     "torch和torchvision版本不匹配": (REPLACED, "bubbliiiing/faster-rcnn-pytorch#203: torch和torchvision版本不匹配"),
     "版本冲突": ((REPLACED, UPGRADES), "Akegarasu/lora-scripts#375 (install-cn.ps1: conflicting dependencies)"),
     "不兼容": ((UPGRADES, REPLACED), "2kpr/ComfyUI-PMRF#11 (torchvision requires torch==2.4.1 ... incompatible)"),
-    "显存不足": ("zh/troubleshooting/#out-of-gpu-memory", "pkuliyi2015/multidiffusion-upscaler-for-automatic1111#254: 依旧出现显存分配不足"),
+    "显存不足": (
+        "zh/troubleshooting/#out-of-gpu-memory",
+        "pkuliyi2015/multidiffusion-upscaler-for-automatic1111#254: 依旧出现显存分配不足",
+    ),
     "找不到指定的程序": (REPLACED, "nunchux-ai/ComfyUI-nunchaku#815 (DLL load failed: 找不到指定的程序。)"),
     "禁止运行脚本": (CREATE, "review 2026-12: 无法加载文件 …Activate.ps1，因为在此系统上禁止运行脚本。"),
     "'conda' 不是内部或外部命令": (CREATE, "review 2026-12: 'conda' 不是内部或外部命令…"),
-    "gbk codec can't decode": ("zh/troubleshooting/#gbk-decode-errors", "DeppWang/youdaonote-pull#96: 安装依赖包时的解码问题 ('gbk' codec can't decode)"),
-    "中文用户名": ("zh/troubleshooting/#non-ascii-user-names", "ContinuumIO/anaconda-issues#1613 (users with Chinese characters as user names)"),
+    "gbk codec can't decode": (
+        "zh/troubleshooting/#gbk-decode-errors",
+        "DeppWang/youdaonote-pull#96: 安装依赖包时的解码问题 ('gbk' codec can't decode)",
+    ),
+    "中文用户名": (
+        "zh/troubleshooting/#non-ascii-user-names",
+        "ContinuumIO/anaconda-issues#1613 (users with Chinese characters as user names)",
+    ),
     "拒绝访问": ("zh/troubleshooting/#antivirus", "pypa/pip#7033 ([WinError 5] Access is denied from antivirus)"),
-    "torch选择的是cpu版": (("zh/setup/#other-back-ends-amd-rocm-intel-xpu-nvidia-cuda-cpu",), "MarcelLeon/key-face-frame#2: 自动安装的torch选择的是cpu版"),
-    "MNIST 下载不了": ("zh/mnist-training/#when-the-download-hosts-are-unreachable", "review 2026-12, top fix 7 (MNIST hosts unreachable from China)"),
-    "PyCharm 添加本地解释器": ("zh/pycharm/#2-add-the-environments-interpreter", "review 2026-12, top fix 5 (PyCharm in Chinese)"),
+    "torch选择的是cpu版": (
+        ("zh/setup/#other-back-ends-amd-rocm-intel-xpu-nvidia-cuda-cpu",),
+        "MarcelLeon/key-face-frame#2: 自动安装的torch选择的是cpu版",
+    ),
+    "MNIST 下载不了": (
+        "zh/mnist-training/#when-the-download-hosts-are-unreachable",
+        "review 2026-12, top fix 7 (MNIST hosts unreachable from China)",
+    ),
+    "PyCharm 添加本地解释器": (
+        "zh/pycharm/#2-add-the-environments-interpreter",
+        "review 2026-12, top fix 5 (PyCharm in Chinese)",
+    ),
     # model numbers glued to their letters (docs/overrides/partials/search_query.html, splitModels)
     "RX580": ((WHICH_GPU,), "review 2026-12-chinese-2 §6: RX580 / 7900XTX / 9070XT listed 0 sections"),
     "9070XT": ((WHICH_GPU,), "review 2026-12-chinese-2 §6: RX580 / 7900XTX / 9070XT listed 0 sections"),
@@ -96,7 +132,9 @@ def test_a_chinese_readers_query_finds_its_section(chinese_page, query):
     if isinstance(expected, str):
         assert sections and sections[0] == expected, f"{query!r} ({source}): first sections {sections[:3]}"
     else:
-        assert set(expected) & set(sections[:3]), f"{query!r} ({source}): first sections {sections[:3]}, expected one of {expected}"
+        assert set(expected) & set(sections[:3]), (
+            f"{query!r} ({source}): first sections {sections[:3]}, expected one of {expected}"
+        )
 
 
 # --------------------------------------------------------------------- Windows messages in Chinese
@@ -107,17 +145,13 @@ def test_a_chinese_readers_query_finds_its_section(chinese_page, query):
 CHINESE_WINDOWS = {
     "ImportError: DLL load failed while importing torch_directml_native: 找不到指定的程序。": "troubleshooting/#another-package-replaced-torch",
     "RuntimeError: 参数错误。": "troubleshooting/#runtimeerror-the-parameter-is-incorrect",
-    ".venv\\Scripts\\Activate.ps1 : 无法加载文件 C:\\Users\\you\\dml-guide\\.venv\\Scripts\\Activate.ps1，因为在此系统上禁止运行脚本。":
-        "setup/#2-create-the-environment-and-install-torch-directml",
+    ".venv\\Scripts\\Activate.ps1 : 无法加载文件 C:\\Users\\you\\dml-guide\\.venv\\Scripts\\Activate.ps1，因为在此系统上禁止运行脚本。": "setup/#2-create-the-environment-and-install-torch-directml",
     "'conda' 不是内部或外部命令，也不是可运行的程序 或批处理文件。": "setup/#2-create-the-environment-and-install-torch-directml",
     "conda : 无法将“conda”项识别为 cmdlet、函数、脚本文件或可运行程序的名称。": "setup/#2-create-the-environment-and-install-torch-directml",
-    'OSError: [WinError 126] 找不到指定的模块。 Error loading "...\\torch\\lib\\c10.dll" or one of its dependencies.':
-        "troubleshooting/#winerror-126-or-1114-c10dll",
-    'OSError: [WinError 1114] 动态链接库(DLL)初始化例程失败。 Error loading "...\\torch\\lib\\c10.dll" or one of its dependencies.':
-        "troubleshooting/#winerror-126-or-1114-c10dll",
+    'OSError: [WinError 126] 找不到指定的模块。 Error loading "...\\torch\\lib\\c10.dll" or one of its dependencies.': "troubleshooting/#winerror-126-or-1114-c10dll",
+    'OSError: [WinError 1114] 动态链接库(DLL)初始化例程失败。 Error loading "...\\torch\\lib\\c10.dll" or one of its dependencies.': "troubleshooting/#winerror-126-or-1114-c10dll",
     "OSError: [WinError 4551] 应用程序控制策略已阻止此文件。": "troubleshooting/#winerror-4551-smart-app-control",
-    'OSError: [WinError 193] %1 不是有效的 Win32 应用程序。 Error loading "...\\torch\\lib\\cublas64_12.dll" or one of its dependencies.':
-        "troubleshooting/#winerror-193",
+    'OSError: [WinError 193] %1 不是有效的 Win32 应用程序。 Error loading "...\\torch\\lib\\cublas64_12.dll" or one of its dependencies.': "troubleshooting/#winerror-193",
     "python : 无法将“python”项识别为 cmdlet、函数、脚本文件或可运行程序的名称。": "setup/#2-create-the-environment-and-install-torch-directml",
     "RuntimeError: GPU 设备实例已经暂停。使用 GetDeviceRemovedReason 以确定相应的措施。": "troubleshooting/#the-device-was-removed",
 }
@@ -126,8 +160,12 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 
 def _quoted_chinese_lines(page) -> list[str]:
     """The lines with Han characters in a page's text blocks: the Chinese wordings it quotes."""
-    return [line.strip() for fence in Page.parse(page_source(page), page.name).blocks("text")
-            for line in fence.body.splitlines() if CJK.search(line)]
+    return [
+        line.strip()
+        for fence in Page.parse(page_source(page), page.name).blocks("text")
+        for line in fence.body.splitlines()
+        if CJK.search(line)
+    ]
 
 
 @pytest.mark.parametrize("name", ["setup.md", "troubleshooting.md"])

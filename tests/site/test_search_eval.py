@@ -69,7 +69,7 @@ def load_eval(path: Path = EVAL) -> dict[str, list[dict]]:
 
 
 # The result links a reader sees without opening a page's "N more on this page" fold.
-VISIBLE_LINKS = ("els => els.filter(e => !e.closest('details:not([open])')).map(e => e.href)")
+VISIBLE_LINKS = "els => els.filter(e => !e.closest('details:not([open])')).map(e => e.href)"
 
 
 def sections_for(page, query: str) -> list[str]:
@@ -113,8 +113,10 @@ def report(results: list[dict], title: str) -> tuple[int, int, int, list[str]]:
     judged = [r for r in results if r["expected"]]
     for name in ("en", "zh"):
         part = [r for r in judged if edition(r) == name]
-        print(f"\n{title}, {name}: first {sum(1 for r in part if r['rank'] == 1)}/{len(part)}, within three "
-              f"{sum(1 for r in part if r['rank'] and r['rank'] <= 3)}/{len(part)}")
+        print(
+            f"\n{title}, {name}: first {sum(1 for r in part if r['rank'] == 1)}/{len(part)}, within three "
+            f"{sum(1 for r in part if r['rank'] and r['rank'] <= 3)}/{len(part)}"
+        )
     first = sum(1 for r in judged if r["rank"] == 1)
     top3 = sum(1 for r in judged if r["rank"] and r["rank"] <= 3)
     misses = [
@@ -123,8 +125,10 @@ def report(results: list[dict], title: str) -> tuple[int, int, int, list[str]]:
         for r in judged
         if r["rank"] != 1
     ]
-    print(f"\n{title}: {len(results)} messages, {len(judged)} with a section: "
-          f"first {first}/{len(judged)}, within three {top3}/{len(judged)}")
+    print(
+        f"\n{title}: {len(results)} messages, {len(judged)} with a section: "
+        f"first {first}/{len(judged)}, within three {top3}/{len(judged)}"
+    )
     print("\n".join(misses) or "  no misses")
     return len(judged), first, top3, misses
 
@@ -202,8 +206,12 @@ QUERY_SHAPES = [
     ("zh", "为什么会使用核显推理", ["核显\u3007", "iGPU^1", "集成显卡\u3007"], []),
     # A Chinese run is cut into the index's words, even one whose first character begins none of them
     # (Material's segmenter sent "难道说我以后遇到的问题都没法通过目前的" to lunr as one word).
-    ("zh", "难道说我以后遇到的问题都没法通过目前的wifi网络访问pip的清华源了吗", ["网络\u3007", "清华源\u3007"],
-     ["难道说我以后"]),
+    (
+        "zh",
+        "难道说我以后遇到的问题都没法通过目前的wifi网络访问pip的清华源了吗",
+        ["网络\u3007", "清华源\u3007"],
+        ["难道说我以后"],
+    ),
 ]
 
 
@@ -222,7 +230,7 @@ def test_the_query_is_read_by_mechanism(site, browser, edition_name, text, holds
 
 
 def test_a_model_number_glued_to_its_letters_finds_the_gpu_table(site, browser):
-    """"RX580" typed on an English page lists the section on which GPU takes which route (the Chinese edition:
+    """ "RX580" typed on an English page lists the section on which GPU takes which route (the Chinese edition:
     tests/site/test_search_chinese.py); unsplit, lunr searched "rx580*", a word no page holds."""
     _, base = site
     page = browser.new_page()

@@ -56,11 +56,13 @@ def test_text_entered_without_a_key_searches(site, browser, edition, way):
     page.wait_for_function(  # the worker has the index: the panel asks for a query
         "() => /Type to start|键入以开始搜索/.test(document.querySelector('.md-search-result__meta').innerText)"
     )
-    page.evaluate(f"([text]) => ({ENTER[way]})(document.querySelector('input.md-search__input'), text)",
-                  [QUERIES[edition]])
+    page.evaluate(
+        f"([text]) => ({ENTER[way]})(document.querySelector('input.md-search__input'), text)", [QUERIES[edition]]
+    )
     try:
-        page.wait_for_function(f"() => !{PROMPT}.test(document.querySelector('.md-search-result__meta').innerText)",
-                               timeout=5000)
+        page.wait_for_function(
+            f"() => !{PROMPT}.test(document.querySelector('.md-search-result__meta').innerText)", timeout=5000
+        )
     except Exception:  # playwright's TimeoutError
         meta = page.inner_text(".md-search-result__meta")
         pytest.fail(f"{edition or 'en'}: text entered by {way} searched nothing; the panel says {meta!r}")

@@ -13,9 +13,15 @@ import textwrap
 
 import pytest
 
+from browser_support import (
+    axe_violations,
+    first_section,
+    open_built,
+    search,
+    skip_module_without_browser,
+)
 from guide.page import Page
 from guide_harness import DOCS, ROOT, page_source
-from browser_support import axe_violations, first_section, open_built, search, skip_module_without_browser
 from site_server import page_urls
 
 skip_module_without_browser()
@@ -29,6 +35,7 @@ def _pages(site_dir):
 
 
 # ---------------------------------------------------------------- copy buttons
+
 
 def snippet_text(relative: str, section: str | None) -> str:
     """What an include stands for, read straight from the file: the whole file less section markers,
@@ -67,7 +74,7 @@ def expected_blocks(url: str) -> list[tuple[str, str | None]]:
     shown = [textwrap.dedent(f.body) for f in Page.parse(expanded, page.name).fences]
     assert len(raw_blocks) == len(shown), f"{page.name}: an include changed the number of code blocks"
     result = []
-    for body, text in zip(raw_blocks, shown):
+    for body, text in zip(raw_blocks, shown, strict=True):
         include = INCLUDE.match(body.strip()) if len(body.strip().splitlines()) == 1 else None
         result.append((text, snippet_text(include.group(1), include.group(2)) if include else None))
     return result
@@ -88,11 +95,14 @@ def test_every_copy_button_copies_its_block(site, context):
             continue
         expected = expected_blocks(url)
         page.goto(base + url)
-        page.wait_for_selector("button.md-code__button[data-md-type=copy]", state="attached", timeout=10_000) \
-            if expected else None
+        page.wait_for_selector(
+            "button.md-code__button[data-md-type=copy]", state="attached", timeout=10_000
+        ) if expected else None
         page.evaluate("document.querySelectorAll('article details').forEach(d => d.open = true)")  # as a reader would
         buttons = page.locator("article button.md-code__button[data-md-type=copy]")
-        assert buttons.count() == len(expected), f"{url or 'home'}: {buttons.count()} copy buttons, {len(expected)} blocks"
+        assert buttons.count() == len(expected), (
+            f"{url or 'home'}: {buttons.count()} copy buttons, {len(expected)} blocks"
+        )
         for number, (shown, include) in enumerate(expected):
             page.evaluate("navigator.clipboard.writeText('')")
             buttons.nth(number).dispatch_event("click")  # also in closed tabs and collapsed details
@@ -139,8 +149,15 @@ def test_each_error_message_finds_its_section_first(site, browser, troubleshooti
     assert not failures, "\n".join(failures)
 
 
-@pytest.mark.parametrize(("edition", "query"), [("", "torch_directml.device"), ("zh/", "torch_directml.device"),
-                                                 ("zh/", "显存"), ("", "Could not allocate tensor")])
+@pytest.mark.parametrize(
+    ("edition", "query"),
+    [
+        ("", "torch_directml.device"),
+        ("zh/", "torch_directml.device"),
+        ("zh/", "显存"),
+        ("", "Could not allocate tensor"),
+    ],
+)
 def test_each_edition_searches_its_own_pages(site, browser, edition, query):
     """Both editions share one index; a reader on an English page gets English sections, and on a Chinese
     page Chinese ones (docs/overrides/partials/search_query.html cuts the index to the page's edition)."""
@@ -198,17 +215,20 @@ def test_code_identifiers_find_their_section(site, browser, identifier):
     texts = []
     for found in sections:
         page.goto(base + found)
-        texts.append(page.evaluate(
-            """id => { const h = document.getElementById(id); let text = h.innerText, n = h.nextElementSibling;
+        texts.append(
+            page.evaluate(
+                """id => { const h = document.getElementById(id); let text = h.innerText, n = h.nextElementSibling;
                while (n && !/^H[1-3]$/.test(n.tagName)) { text += '\\n' + n.innerText; n = n.nextElementSibling; }
                return text; }""",
-            found.split("#", 1)[1],
-        ))
+                found.split("#", 1)[1],
+            )
+        )
     page.close()
     assert any(identifier in text for text in texts), f"{identifier}: none of {sections} contains it"
 
 
 # ---------------------------------------------------------------- behaviour on every page
+
 
 def test_pages_load_without_console_errors_or_sideways_scroll(site, browser):
     site_dir, base = site
@@ -218,8 +238,14 @@ def test_pages_load_without_console_errors_or_sideways_scroll(site, browser):
     page.on("console", lambda m: errors.append(f"{page.url}: {m.text}") if m.type == "error" else None)
     page.on("pageerror", lambda e: errors.append(f"{page.url}: {e}"))
     outside = []
-    page.on("request", lambda r: outside.append(r.url) if not r.url.startswith(base.split("/", 3)[0] + "//127.0.0.1")
-            and not r.url.startswith(("data:", "blob:")) else None)
+    page.on(
+        "request",
+        lambda r: (
+            outside.append(r.url)
+            if not r.url.startswith(base.split("/", 3)[0] + "//127.0.0.1") and not r.url.startswith(("data:", "blob:"))
+            else None
+        ),
+    )
     wide = []
     for url in _pages(site_dir):
         page.goto(base + url, wait_until="networkidle")
@@ -299,6 +325,7 @@ def test_404_page_is_styled(site, context):
 
 # ---------------------------------------------------------------- accessibility
 
+
 @pytest.mark.slow
 @pytest.mark.parametrize("scheme", ["default", "slate"])
 def test_axe_finds_no_violations(site, browser, scheme):
@@ -347,7 +374,9 @@ def test_chinese_search_finds_the_right_section(site, browser, query):
         assert set(expected) & set(sections[:3]), f"{query}: first sections {sections[:3]}, expected one of {expected}"
 
 
-@pytest.mark.parametrize("path", ["", "setup/", "troubleshooting/", "train-mnist-notebook/", "contributing/gpu-runner/"])
+@pytest.mark.parametrize(
+    "path", ["", "setup/", "troubleshooting/", "train-mnist-notebook/", "contributing/gpu-runner/"]
+)
 def test_language_switch_keeps_the_page(site, browser, path):
     """The language menu on an English page leads to the same page in Chinese, and back."""
     _, base = site
@@ -391,7 +420,7 @@ def test_copy_buttons_on_a_chinese_page_copy_the_english_pages_code(site, browse
     context.close()
     assert len(english) >= 3 and all(text.strip() for text in english), english[:3]
     assert len(chinese) == len(english)
-    for en, (number, zh) in zip(english, chinese):
+    for en, (number, zh) in zip(english, chinese, strict=True):
         if number not in translated:
             assert zh == en, f"zh/{path} code block {number + 1} copies other text than the English page's"
 

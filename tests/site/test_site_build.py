@@ -61,11 +61,14 @@ def test_checked_dates_are_filled_in(built_site):
         assert date in text, page
 
 
-@pytest.mark.parametrize("placeholder, message", [
-    ("{{ pin.torhc }}", "unknown pin 'torhc'"),
-    ("{{ checked.amd-rocm-windws }}", "unknown checked date 'amd-rocm-windws'"),
-    ("{{ pins.torch }}", "index.md:3: unknown placeholder '{{ pins.torch }}'"),
-])
+@pytest.mark.parametrize(
+    "placeholder, message",
+    [
+        ("{{ pin.torhc }}", "unknown pin 'torhc'"),
+        ("{{ checked.amd-rocm-windws }}", "unknown checked date 'amd-rocm-windws'"),
+        ("{{ pins.torch }}", "index.md:3: unknown placeholder '{{ pins.torch }}'"),
+    ],
+)
 def test_unknown_pin_fails_the_build(tmp_path, placeholder, message):
     """Placeholders are strict (guide.macros): a typo in a name or a namespace is a build error with the page
     and line, not a blank or a raw placeholder in the page."""
@@ -81,7 +84,9 @@ def test_unknown_pin_fails_the_build(tmp_path, placeholder, message):
     (docs / "index.md").write_text(f"# Home\n\nInstall torch {placeholder}.\n", encoding="utf-8")
     (tmp_path / "pyproject.toml").write_text((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     (tmp_path / "mkdocs.yml").write_text(yaml.safe_dump(config), encoding="utf-8")
-    result = run_python(["-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")], cwd=tmp_path, timeout=300)
+    result = run_python(
+        ["-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")], cwd=tmp_path, timeout=300
+    )
     assert result.returncode != 0
     assert message in result.stderr + result.stdout
 
@@ -102,8 +107,11 @@ def doctor_sections() -> set[str]:
         if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "anchor" for t in node.targets):
             values = [node.value.body, node.value.orelse] if isinstance(node.value, ast.IfExp) else [node.value]
             anchors |= {v.value for v in values if isinstance(v, ast.Constant) and v.value}
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and re.fullmatch(r"[a-z]+/(#[\w-]+)?",
-                                                                                          node.value):
+        if (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and re.fullmatch(r"[a-z]+/(#[\w-]+)?", node.value)
+        ):
             sections.add(node.value)
     return sections | {f"troubleshooting/#{anchor}" for anchor in anchors}
 
@@ -134,18 +142,22 @@ def test_notebook_headings_have_the_same_descriptive_ids_in_both_editions(built_
     for edition in ("", "zh/"):
         page = (site / edition / "train-mnist-notebook" / "index.html").read_text(encoding="utf-8")
         ids[edition] = re.findall(r'<h[1-6] id="([^"]*)"', page)
-        article = page[page.index('class="jupyter-wrapper"'):]
+        article = page[page.index('class="jupyter-wrapper"') :]
         assert ids[edition] == re.findall(r'<h[1-6] id="([^"]*)"', article), f"{edition}: headings outside the notebook"
         links = set(re.findall(r'href="#([^"]*)"', page))
-        assert links <= set(ids[edition]), f"{edition}notebook: links to no heading: {sorted(links - set(ids[edition]))}"
+        assert links <= set(ids[edition]), (
+            f"{edition}notebook: links to no heading: {sorted(links - set(ids[edition]))}"
+        )
     assert ids[""] == ids["zh/"] and len(ids[""]) >= 8, ids
     assert all(re.fullmatch(r"[a-z0-9-]*[a-z][a-z0-9-]*", i) and len(i) > 3 for i in ids[""]), ids[""]
 
 
 # Chinese text as the browser draws it: a line break between two CJK characters (Han or Chinese
 # punctuation) shows as a space in Chromium (docs/hooks/guide/cjk_join.py removes them at build time).
-CJK_RANGE = ("\u2e80-\u2fff\u3000-\u303f\u3040-\u30ff\u3100-\u312f\u3400-\u4dbf\u4e00-\u9fff"
-             "\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\u2018\u2019\u201c\u201d\u2014\u2026")
+CJK_RANGE = (
+    "\u2e80-\u2fff\u3000-\u303f\u3040-\u30ff\u3100-\u312f\u3400-\u4dbf\u4e00-\u9fff"
+    "\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\u2018\u2019\u201c\u201d\u2014\u2026"
+)
 CJK_BREAK = re.compile(f"[{CJK_RANGE}][ \t]*\n\\s*[{CJK_RANGE}]")
 CODE_OR_SCRIPT = re.compile(r"<(pre|code|script|style|textarea)\b.*?</\1>", re.S)
 INLINE_TAG = re.compile(r"</?(?:a|strong|em|b|i|span|abbr|sup|sub|mark|small|del|ins|u)\b[^>]*>")

@@ -60,7 +60,7 @@ def _handler(site: Path):
             path = urlsplit(path).path
             if not path.startswith(SUB_PATH):
                 return str(site / "__outside_the_sub_path__")
-            return super().translate_path("/" + path[len(SUB_PATH):])
+            return super().translate_path("/" + path[len(SUB_PATH) :])
 
         def send_error(self, code, message=None, explain=None):
             if code != 404:

@@ -18,8 +18,9 @@ TINY = ("--dataset", "fashion-mnist", "--epochs", "2", "--limit-train", "640", "
 
 
 def test_cpu_against_itself_prints_the_ratio(fashion_mnist_root, tmp_path):
-    result = run_snippet("benchmark_devices.py", *TINY, "--data-dir", str(fashion_mnist_root), "--device", "cpu",
-                         cwd=tmp_path)
+    result = run_snippet(
+        "benchmark_devices.py", *TINY, "--data-dir", str(fashion_mnist_root), "--device", "cpu", cwd=tmp_path
+    )
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "comparing the CPU with itself" in out
@@ -60,8 +61,10 @@ def test_timed_run_waits_and_uses_the_same_start(monkeypatch):
 def test_unavailable_backend_is_one_line(tmp_path):
     if torch.xpu.is_available():
         pytest.skip("this machine has an XPU")
-    assert_one_line_error(run_snippet("benchmark_devices.py", "--device", "xpu", cwd=tmp_path),
-                          "Intel XPU 0 was requested but 0 XPU device(s)")
+    assert_one_line_error(
+        run_snippet("benchmark_devices.py", "--device", "xpu", cwd=tmp_path),
+        "Intel XPU 0 was requested but 0 XPU device(s)",
+    )
 
 
 def test_bad_arguments_are_one_line(capsys):
@@ -73,7 +76,8 @@ def test_bad_arguments_are_one_line(capsys):
 
 @pytest.mark.directml
 def test_directml_against_cpu(fashion_mnist_root, tmp_path):
-    result = run_snippet("benchmark_devices.py", *TINY, "--data-dir", str(fashion_mnist_root), "--device", "dml",
-                         cwd=tmp_path)
+    result = run_snippet(
+        "benchmark_devices.py", *TINY, "--data-dir", str(fashion_mnist_root), "--device", "dml", cwd=tmp_path
+    )
     assert result.returncode == 0, result.stderr
     assert re.search(r"^ratio: privateuseone:0 trained \d+\.\d\dx as fast as the CPU", result.stdout, re.M)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import types
 
-
 import pytest
 import torch
 
@@ -28,7 +27,11 @@ def machine(monkeypatch):
 
     def add(directml=None, cuda_name=None, hip=None, xpu=None):
         if directml is not None:
-            monkeypatch.setattr(choose_device, "_directml_if_installed", lambda: fake_directml.module(directml, device_type="privateuseone"))
+            monkeypatch.setattr(
+                choose_device,
+                "_directml_if_installed",
+                lambda: fake_directml.module(directml, device_type="privateuseone"),
+            )
         if cuda_name is not None:
             monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
             monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
@@ -161,8 +164,11 @@ def test_script_refuses_a_bad_device_in_one_line(tmp_path):
 @pytest.mark.skipif(torch.xpu.is_available(), reason="this machine has an XPU")
 def test_script_refuses_an_absent_xpu_in_one_line(tmp_path):
     # The real torch of this run, not a stand-in: its XPU API answers "no device" without a traceback.
-    assert_one_line_error(run_snippet("choose_device.py", "--device", "xpu", cwd=tmp_path),
-                          "Intel XPU 0 was requested but 0 XPU device(s)", f"torch {torch.__version__}")
+    assert_one_line_error(
+        run_snippet("choose_device.py", "--device", "xpu", cwd=tmp_path),
+        "Intel XPU 0 was requested but 0 XPU device(s)",
+        f"torch {torch.__version__}",
+    )
 
 
 @pytest.mark.directml
@@ -181,32 +187,42 @@ def several_gpus(monkeypatch, gpus, hip="7.1.52802"):
 
     def properties(i):
         flag = gpus[i][1]
-        return types.SimpleNamespace(name=gpus[i][0]) if flag is None else \
-            types.SimpleNamespace(name=gpus[i][0], is_integrated=flag)
+        return (
+            types.SimpleNamespace(name=gpus[i][0])
+            if flag is None
+            else types.SimpleNamespace(name=gpus[i][0], is_integrated=flag)
+        )
 
     monkeypatch.setattr(torch.cuda, "get_device_properties", properties)
 
 
 # ROCm/TheRock#3392 (Ryzen 9000 iGPU as cuda:0, RX 9000 as cuda:1) and legacy-rocm-build#5448 (Windows lists
 # "AMD Radeon(TM) Graphics" and "AMD Radeon RX 7900 XTX"), as ROCm's torch.cuda reports them.
-@pytest.mark.parametrize("gpus", [
-    [("AMD Radeon(TM) Graphics", True), ("AMD Radeon RX 7900 XTX", False)],
-    [("AMD Radeon(TM) Graphics", False), ("AMD Radeon RX 9070 XT", False)],  # the flag wrong: the name decides
-    [("AMD Radeon 780M Graphics", None), ("AMD Radeon RX 7900 XTX", None)],  # no flag at all
-])
+@pytest.mark.parametrize(
+    "gpus",
+    [
+        [("AMD Radeon(TM) Graphics", True), ("AMD Radeon RX 7900 XTX", False)],
+        [("AMD Radeon(TM) Graphics", False), ("AMD Radeon RX 9070 XT", False)],  # the flag wrong: the name decides
+        [("AMD Radeon 780M Graphics", None), ("AMD Radeon RX 7900 XTX", None)],  # no flag at all
+    ],
+)
 def test_an_integrated_gpu_first_is_skipped_and_the_reason_says_so(machine, monkeypatch, gpus):
     several_gpus(monkeypatch, gpus)
     device, reason = choose_device.choose_device()
     assert device == torch.device("cuda", 1)
-    assert reason == (f"ROCm GPU 1: {gpus[1][0]} (torch-directml is not installed; "
-                      f"integrated GPU skipped: cuda:0 {gpus[0][0]})")
+    assert reason == (
+        f"ROCm GPU 1: {gpus[1][0]} (torch-directml is not installed; integrated GPU skipped: cuda:0 {gpus[0][0]})"
+    )
 
 
-@pytest.mark.parametrize("gpus", [
-    [("AMD Radeon RX 7900 XTX", False), ("AMD Radeon(TM) Graphics", True)],  # already first
-    [("AMD Radeon 8060S Graphics", True)],  # Strix Halo: the integrated GPU is the only one
-    [("AMD Radeon(TM) Graphics", True), ("AMD Radeon 780M Graphics", True)],  # all integrated: the first
-])
+@pytest.mark.parametrize(
+    "gpus",
+    [
+        [("AMD Radeon RX 7900 XTX", False), ("AMD Radeon(TM) Graphics", True)],  # already first
+        [("AMD Radeon 8060S Graphics", True)],  # Strix Halo: the integrated GPU is the only one
+        [("AMD Radeon(TM) Graphics", True), ("AMD Radeon 780M Graphics", True)],  # all integrated: the first
+    ],
+)
 def test_the_first_gpu_stays_when_no_discrete_one_follows_an_integrated_one(machine, monkeypatch, gpus):
     several_gpus(monkeypatch, gpus)
     device, reason = choose_device.choose_device()
@@ -217,7 +233,10 @@ def test_the_first_gpu_stays_when_no_discrete_one_follows_an_integrated_one(mach
 def test_torch_device_still_takes_the_integrated_gpu(machine, monkeypatch):
     several_gpus(monkeypatch, [("AMD Radeon(TM) Graphics", True), ("AMD Radeon RX 7900 XTX", False)])
     monkeypatch.setenv("TORCH_DEVICE", "cuda:0")
-    assert choose_device.choose_device() == (torch.device("cuda", 0), "ROCm GPU 0: AMD Radeon(TM) Graphics, as requested")
+    assert choose_device.choose_device() == (
+        torch.device("cuda", 0),
+        "ROCm GPU 0: AMD Radeon(TM) Graphics, as requested",
+    )
 
 
 def test_torch_reports_is_integrated():

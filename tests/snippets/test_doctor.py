@@ -52,15 +52,20 @@ def test_a_broken_torch_is_one_problem_line_not_a_traceback(tmp_path):
     (fake / "__init__.py").write_text(
         "raise OSError('[WinError 1114] A dynamic link library (DLL) initialization routine failed. Error loading '\n"
         "              '\"C:\\\\venv\\\\Lib\\\\site-packages\\\\torch\\\\lib\\\\c10.dll\" or one of its dependencies.')\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     result = run_snippet("doctor.py", cwd=tmp_path, PYTHONPATH=str(fake.parent))
     assert result.returncode == 1, result.stdout + result.stderr
     assert "Traceback" not in result.stdout + result.stderr
-    assert re.search(r"^PROBLEM import torch: a DLL of torch does not load: the Microsoft Visual C\+\+ runtime .*"
-                     r"vc_redist\.x64\.exe.*\(see troubleshooting/#winerror-126-or-1114-c10dll\)$",
-                     result.stdout, re.M), result.stdout
+    assert re.search(
+        r"^PROBLEM import torch: a DLL of torch does not load: the Microsoft Visual C\+\+ runtime .*"
+        r"vc_redist\.x64\.exe.*\(see troubleshooting/#winerror-126-or-1114-c10dll\)$",
+        result.stdout,
+        re.M,
+    ), result.stdout
     assert result.stderr.strip().splitlines() == [
-        "error: 1 problem(s) found: fix the first PROBLEM line above, then run the doctor again"]
+        "error: 1 problem(s) found: fix the first PROBLEM line above, then run the doctor again"
+    ]
 
 
 def test_a_crash_in_import_torch_is_reported(tmp_path):
@@ -70,8 +75,9 @@ def test_a_crash_in_import_torch_is_reported(tmp_path):
     (fake / "__init__.py").write_text("import os\nos.abort()\n", encoding="utf-8")
     result = run_snippet("doctor.py", cwd=tmp_path, PYTHONPATH=str(fake.parent))
     assert result.returncode == 1 and "Traceback" not in result.stderr
-    assert re.search(r"^PROBLEM import torch: fails: the Python that imported torch crashed \(exit 0x", result.stdout,
-                     re.M), result.stdout
+    assert re.search(
+        r"^PROBLEM import torch: fails: the Python that imported torch crashed \(exit 0x", result.stdout, re.M
+    ), result.stdout
 
 
 def test_windows_crash_status_is_shown_in_hex():
@@ -80,8 +86,12 @@ def test_windows_crash_status_is_shown_in_hex():
 
 
 def test_a_probe_that_never_finishes_is_stopped_and_named():
-    child = doctor.subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"],
-                                    stdout=doctor.subprocess.PIPE, stderr=doctor.subprocess.PIPE, text=True)
+    child = doctor.subprocess.Popen(
+        [sys.executable, "-c", "import time; time.sleep(60)"],
+        stdout=doctor.subprocess.PIPE,
+        stderr=doctor.subprocess.PIPE,
+        text=True,
+    )
     assert doctor.probe_result(child, timeout=0.5)["error"] == "import torch did not finish in 0 s"
     assert child.poll() is not None, "the probe was left running"
 
@@ -91,8 +101,11 @@ def test_the_probe_runs_while_the_packages_are_read(monkeypatch):
     its result is asked for only after them."""
     order = []
     monkeypatch.setattr(doctor, "start_probe", lambda: order.append("probe started") or "child")
-    monkeypatch.setattr(doctor, "probe_result", lambda child: order.append(f"{child} waited for") or
-                        {"imported": True, "version": "2.4.1", "devices": []})
+    monkeypatch.setattr(
+        doctor,
+        "probe_result",
+        lambda child: order.append(f"{child} waited for") or {"imported": True, "version": "2.4.1", "devices": []},
+    )
     real_installed = doctor.installed
     monkeypatch.setattr(doctor, "installed", lambda name: order.append("packages read") or real_installed(name))
     assert exit_code()[0] in (0, 1)
@@ -105,21 +118,34 @@ LOADER_CASES = [
     # LykosAI/StabilityMatrix#1712 (ROCm 7.14, Smart App Control blocking rocsolver.dll)
     ("OSError: [WinError 4551] An Application Control policy has blocked this file", "winerror-4551-smart-app-control"),
     # unsloth#8847: the same on a Swedish Windows
-    ("OSError: [WinError 4551] En programkontrollprincip har blockerat den h\u00e4r filen. Error loading "
-     "\"...\\torch\\lib\\aotriton_v2.dll\" or one of its dependencies.", "winerror-4551-smart-app-control"),
+    (
+        "OSError: [WinError 4551] En programkontrollprincip har blockerat den h\u00e4r filen. Error loading "
+        '"...\\torch\\lib\\aotriton_v2.dll" or one of its dependencies.',
+        "winerror-4551-smart-app-control",
+    ),
     # AUTOMATIC1111#9929 / diffusers#5247
-    ("OSError: [WinError 126] The specified module could not be found. Error loading "
-     "\"C:\\ai\\venv\\lib\\site-packages\\torch\\lib\\c10.dll\" or one of its dependencies.",
-     "winerror-126-or-1114-c10dll"),
+    (
+        "OSError: [WinError 126] The specified module could not be found. Error loading "
+        '"C:\\ai\\venv\\lib\\site-packages\\torch\\lib\\c10.dll" or one of its dependencies.',
+        "winerror-126-or-1114-c10dll",
+    ),
     # nagadomi/nunif#701
-    ("OSError: [WinError 1114] A dynamic link library (DLL) initialization routine failed. Error loading "
-     "\"...\\c10.dll\" or one of its dependencies.", "winerror-126-or-1114-c10dll"),
+    (
+        "OSError: [WinError 1114] A dynamic link library (DLL) initialization routine failed. Error loading "
+        '"...\\c10.dll" or one of its dependencies.',
+        "winerror-126-or-1114-c10dll",
+    ),
     # pytorch/pytorch#138986
-    ("OSError: [WinError 126] The specified module could not be found. Error loading "
-     "\".venv\\Lib\\site-packages\\torch\\lib\\c10_xpu.dll\" or one of its dependencies.", "xpu-not-available"),
+    (
+        "OSError: [WinError 126] The specified module could not be found. Error loading "
+        '".venv\\Lib\\site-packages\\torch\\lib\\c10_xpu.dll" or one of its dependencies.',
+        "xpu-not-available",
+    ),
     # microsoft/DirectML#627-style: torch replaced under torch-directml
-    ("ImportError: DLL load failed while importing torch_directml_native: The specified procedure could not be found.",
-     "another-package-replaced-torch"),
+    (
+        "ImportError: DLL load failed while importing torch_directml_native: The specified procedure could not be found.",
+        "another-package-replaced-torch",
+    ),
 ]
 
 
@@ -141,8 +167,9 @@ def test_torch_missing_and_an_unknown_error():
 def test_probe_reports_an_import_error_in_process(tmp_path, monkeypatch):
     fake = tmp_path / "torch"
     fake.mkdir()
-    (fake / "__init__.py").write_text("raise OSError('[WinError 4551] An Application Control policy has blocked "
-                                      "this file')\n", encoding="utf-8")
+    (fake / "__init__.py").write_text(
+        "raise OSError('[WinError 4551] An Application Control policy has blocked this file')\n", encoding="utf-8"
+    )
     monkeypatch.syspath_prepend(str(tmp_path))
     for name in [n for n in sys.modules if n == "torch" or n.startswith("torch.")]:
         monkeypatch.delitem(sys.modules, name)
@@ -156,17 +183,23 @@ def test_probe_reports_an_import_error_in_process(tmp_path, monkeypatch):
 
 def fake_torch(cuda=(), hip=None, cuda_version="12.4", xpu=()):
     """A stand-in torch module: cuda = [(name, bytes, is_integrated)], xpu = [(name, bytes)]."""
+
     def props(entry):
         return types.SimpleNamespace(name=entry[0], total_memory=entry[1], is_integrated=entry[2])
 
     return types.SimpleNamespace(
         __version__="2.14.1+test",
         version=types.SimpleNamespace(cuda=None if hip else cuda_version, hip=hip, xpu="20260000" if xpu else None),
-        cuda=types.SimpleNamespace(is_available=lambda: bool(cuda), device_count=lambda: len(cuda),
-                                   get_device_properties=lambda i: props(cuda[i])),
-        xpu=types.SimpleNamespace(is_available=lambda: bool(xpu), device_count=lambda: len(xpu),
-                                  get_device_properties=lambda i: types.SimpleNamespace(
-                                      name=xpu[i][0], total_memory=xpu[i][1])),
+        cuda=types.SimpleNamespace(
+            is_available=lambda: bool(cuda),
+            device_count=lambda: len(cuda),
+            get_device_properties=lambda i: props(cuda[i]),
+        ),
+        xpu=types.SimpleNamespace(
+            is_available=lambda: bool(xpu),
+            device_count=lambda: len(xpu),
+            get_device_properties=lambda i: types.SimpleNamespace(name=xpu[i][0], total_memory=xpu[i][1]),
+        ),
     )
 
 
@@ -179,8 +212,11 @@ def probe_of(torch_module, monkeypatch, directml=None):
     if directml is None:
         monkeypatch.setitem(sys.modules, "torch_directml", None)  # import raises ModuleNotFoundError
     else:
-        monkeypatch.setitem(sys.modules, "torch_directml", types.SimpleNamespace(
-            device_count=lambda: len(directml), device_name=lambda i: directml[i]))
+        monkeypatch.setitem(
+            sys.modules,
+            "torch_directml",
+            types.SimpleNamespace(device_count=lambda: len(directml), device_name=lambda i: directml[i]),
+        )
     return doctor.probe_torch()
 
 
@@ -189,8 +225,10 @@ def test_rocm_integrated_gpu_first_is_named_with_its_fix(monkeypatch):
     assert [d["device"] for d in probe["devices"]] == ["cuda:0", "cuda:1"]
     found = doctor.device_findings(probe, {}, on_windows=False)
     lines = [f.line() for f in found]
-    assert lines[0] == ("ok      device: cuda:0 (ROCm): AMD Radeon(TM) Graphics, 2.0 GB, integrated; "
-                        "chooser: choose/?gpu=AMD%20Radeon%28TM%29%20Graphics")
+    assert lines[0] == (
+        "ok      device: cuda:0 (ROCm): AMD Radeon(TM) Graphics, 2.0 GB, integrated; "
+        "chooser: choose/?gpu=AMD%20Radeon%28TM%29%20Graphics"
+    )
     assert lines[1].startswith("ok      device: cuda:1 (ROCm): AMD Radeon RX 9070 XT, 16.0 GB; chooser: ")
     [order] = [f for f in found if f.topic == "device order"]
     assert order.status == "note" and "HIP_VISIBLE_DEVICES=1" in order.fix
@@ -205,8 +243,10 @@ def test_discrete_first_gives_no_order_note(monkeypatch):
 
 def test_xpu_integrated_gpu_first_gets_oneapi_advice(monkeypatch):
     # FastChat#2414 / pytorch#197515: "Intel(R) UHD Graphics 770" as xpu:0, the Arc A770 as xpu:1
-    probe = probe_of(fake_torch(xpu=[("Intel(R) UHD Graphics 770", 2**30),
-                                     ("Intel(R) Arc(TM) A770 Graphics", 16 * 2**30)]), monkeypatch)
+    probe = probe_of(
+        fake_torch(xpu=[("Intel(R) UHD Graphics 770", 2**30), ("Intel(R) Arc(TM) A770 Graphics", 16 * 2**30)]),
+        monkeypatch,
+    )
     found = doctor.device_findings(probe, {}, on_windows=False)
     [order] = [f for f in found if f.topic == "device order"]
     # choose_device() takes xpu:0 on XPU (it skips an integrated GPU on torch.cuda only): say so
@@ -238,12 +278,17 @@ def test_cuda_order_note_names_no_hip_error(monkeypatch):
 
 def test_intel_xpu_and_directml_devices(monkeypatch):
     # intel/torch-xpu-ops#4065 (Arc B580 on Windows); microsoft/DirectML#239 (the iGPU as adapter 0)
-    probe = probe_of(fake_torch(xpu=[("Intel(R) Arc(TM) B580 Graphics", 12 * 2**30)]), monkeypatch,
-                     directml=["Intel(R) UHD Graphics 770", "AMD Radeon RX 6700 XT"])
+    probe = probe_of(
+        fake_torch(xpu=[("Intel(R) Arc(TM) B580 Graphics", 12 * 2**30)]),
+        monkeypatch,
+        directml=["Intel(R) UHD Graphics 770", "AMD Radeon RX 6700 XT"],
+    )
     found = doctor.device_findings(probe, {}, on_windows=False)
     texts = [f.text for f in found]
-    assert "xpu:0 (XPU): Intel(R) Arc(TM) B580 Graphics, 12.0 GB; chooser: " \
-           "choose/?gpu=Intel%28R%29%20Arc%28TM%29%20B580%20Graphics" in texts
+    assert (
+        "xpu:0 (XPU): Intel(R) Arc(TM) B580 Graphics, 12.0 GB; chooser: "
+        "choose/?gpu=Intel%28R%29%20Arc%28TM%29%20B580%20Graphics" in texts
+    )
     assert any(t.startswith("privateuseone:1 (DirectML): AMD Radeon RX 6700 XT; chooser:") for t in texts)
     [order] = [f for f in found if f.topic == "device order"]
     assert order.section == "troubleshooting/#directml-uses-the-integrated-gpu"
@@ -254,8 +299,9 @@ def test_on_windows_the_chooser_links_come_from_windows_adapter_names(monkeypatc
     assert "chooser" not in " ".join(f.text for f in doctor.device_findings(probe, {}, on_windows=True))
 
 
-@pytest.mark.parametrize("build, anchor", [({"hip": "7.2.53211"}, "where-to-report-a-bug"),
-                                           ({"xpu": "20260000"}, "xpu-not-available")])
+@pytest.mark.parametrize(
+    "build, anchor", [({"hip": "7.2.53211"}, "where-to-report-a-bug"), ({"xpu": "20260000"}, "xpu-not-available")]
+)
 def test_a_gpu_build_that_sees_no_gpu_is_a_problem(build, anchor):
     probe = {"imported": True, "version": "2.14.1", "devices": [], **build}
     [finding] = doctor.device_findings(probe, {}, on_windows=True)
@@ -291,8 +337,10 @@ def test_a_visibility_variable_that_leaves_a_gpu_is_a_note():
     assert ("note", "HIP_VISIBLE_DEVICES") in statuses(found) and not only(found, "PROBLEM")
 
 
-@pytest.mark.parametrize("value, status", [("cuda:0", "note"), ("cpu", "note"), ("cuda:1", "PROBLEM"),
-                                           ("gpu", "PROBLEM"), ("dml:x", "PROBLEM"), ("", "ok")])
+@pytest.mark.parametrize(
+    "value, status",
+    [("cuda:0", "note"), ("cpu", "note"), ("cuda:1", "PROBLEM"), ("gpu", "PROBLEM"), ("dml:x", "PROBLEM"), ("", "ok")],
+)
 def test_torch_device(value, status):
     probe = {**CUDA_BUILD, "devices": [{"backend": "CUDA", "device": "cuda:0", "name": "NVIDIA H200"}]}
     [finding] = doctor.torch_device_findings(value, probe)
@@ -314,14 +362,19 @@ def test_xpu_build_replaced_too():
     assert "XPU" in only(found, "PROBLEM")[0].text
 
 
-@pytest.mark.parametrize("torch_version, vision", [
-    ("2.9.0+rocmsdk20251116", "0.24.0+rocmsdk20251116"),  # legacy-rocm-build#5733, AMD's 7.1.1 wheels
-    ("2.13.0+rocm10.0.0", "0.28.0+rocm10.0.0"),  # TheRock#7839
-    ("2.8.0+xpu", "0.23.0+xpu"),  # pytorch#161743
-    ("2.4.1", "0.19.1"),  # torch-directml's pins, from PyPI
-])
+@pytest.mark.parametrize(
+    "torch_version, vision",
+    [
+        ("2.9.0+rocmsdk20251116", "0.24.0+rocmsdk20251116"),  # legacy-rocm-build#5733, AMD's 7.1.1 wheels
+        ("2.13.0+rocm10.0.0", "0.28.0+rocm10.0.0"),  # TheRock#7839
+        ("2.8.0+xpu", "0.23.0+xpu"),  # pytorch#161743
+        ("2.4.1", "0.19.1"),  # torch-directml's pins, from PyPI
+    ],
+)
 def test_matching_builds_are_ok(torch_version, vision):
-    companions = {"rocm-sdk-core"} if "rocm" in torch_version else {"intel-sycl-rt"} if "xpu" in torch_version else set()
+    companions = (
+        {"rocm-sdk-core"} if "rocm" in torch_version else {"intel-sycl-rt"} if "xpu" in torch_version else set()
+    )
     found = doctor.torch_findings(torch_version, vision, None, None, companions, "Windows")
     assert not only(found, "PROBLEM"), [f.line() for f in found]
 
@@ -340,10 +393,17 @@ def test_torch_directml_and_the_torch_it_needs():
     assert wrong.topic == "torch-directml" and wrong.section == "troubleshooting/#another-package-replaced-torch"
 
 
-@pytest.mark.parametrize("version, system, build", [
-    ("2.4.1", "Windows", "CPU"), ("2.4.1", "Linux", "CUDA"), ("2.9.1+cpu", "Linux", "CPU"),
-    ("2.14.1+cu130", "Windows", "CUDA"), ("2.9.0+rocmsdk20251116", "Windows", "ROCm"), ("2.8.0+xpu", "Windows", "XPU"),
-])
+@pytest.mark.parametrize(
+    "version, system, build",
+    [
+        ("2.4.1", "Windows", "CPU"),
+        ("2.4.1", "Linux", "CUDA"),
+        ("2.9.1+cpu", "Linux", "CPU"),
+        ("2.14.1+cu130", "Windows", "CUDA"),
+        ("2.9.0+rocmsdk20251116", "Windows", "ROCm"),
+        ("2.8.0+xpu", "Windows", "XPU"),
+    ],
+)
 def test_build_of(version, system, build):
     assert doctor.build_of(version, system) == build
 
@@ -360,13 +420,16 @@ def test_python_checks():
     assert only(doctor.python_findings((3, 12, 10), 32, "py"), "PROBLEM")
 
 
-@pytest.mark.parametrize("venv, conda, folder, status", [
-    ("/home/u/proj/.venv", "", "/home/u/proj", "ok"),  # the project's .venv
-    ("/home/u/proj/.venv", "", "/home/u/proj/notebooks", "ok"),  # run from a folder below it
-    ("/home/u/other/.venv", "", "/home/u/proj", "note"),  # another project's
-    ("", "", "/home/u/proj", "note"),  # the system Python
-    ("", "C:\\miniconda3\\envs\\dml", "C:\\proj", "ok"),
-])
+@pytest.mark.parametrize(
+    "venv, conda, folder, status",
+    [
+        ("/home/u/proj/.venv", "", "/home/u/proj", "ok"),  # the project's .venv
+        ("/home/u/proj/.venv", "", "/home/u/proj/notebooks", "ok"),  # run from a folder below it
+        ("/home/u/other/.venv", "", "/home/u/proj", "note"),  # another project's
+        ("", "", "/home/u/proj", "note"),  # the system Python
+        ("", "C:\\miniconda3\\envs\\dml", "C:\\proj", "ok"),
+    ],
+)
 def test_environment(venv, conda, folder, status):
     [finding] = doctor.environment_findings(venv, conda, pathlib.Path(folder))
     assert finding.status == status, finding.line()
@@ -386,6 +449,7 @@ def test_non_ascii_and_long_paths_are_notes_in_ascii():
 
 class FakeWinreg:
     """Reads HKEY_LOCAL_MACHINE from a dict {key: {value name: value}}, as winreg does."""
+
     HKEY_LOCAL_MACHINE = "HKLM"
 
     def __init__(self, values):
@@ -415,23 +479,46 @@ def windows(values, build=26100, tmp_path=None, monkeypatch=None):
 
 
 def test_a_healthy_windows_11(tmp_path, monkeypatch):
-    adapters = {doctor.DISPLAY_CLASS + "\\0000": {"DriverDesc": "AMD Radeon(TM) Graphics"},
-                doctor.DISPLAY_CLASS + "\\0001": {"DriverDesc": "AMD Radeon RX 7900 XTX",
-                                                  "HardwareInformation.qwMemorySize": 25753026560}}
-    found = windows({POLICY: {"VerifiedAndReputablePolicyState": 0}, RUNTIME: {"Version": "v14.44.35211.00"},
-                     FILESYSTEM: {"LongPathsEnabled": 1}, **adapters}, 26100, tmp_path, monkeypatch)
+    adapters = {
+        doctor.DISPLAY_CLASS + "\\0000": {"DriverDesc": "AMD Radeon(TM) Graphics"},
+        doctor.DISPLAY_CLASS + "\\0001": {
+            "DriverDesc": "AMD Radeon RX 7900 XTX",
+            "HardwareInformation.qwMemorySize": 25753026560,
+        },
+    }
+    found = windows(
+        {
+            POLICY: {"VerifiedAndReputablePolicyState": 0},
+            RUNTIME: {"Version": "v14.44.35211.00"},
+            FILESYSTEM: {"LongPathsEnabled": 1},
+            **adapters,
+        },
+        26100,
+        tmp_path,
+        monkeypatch,
+    )
     assert only(found, "note") == [] and only(found, "PROBLEM") == []
     lines = [f.line() for f in found]
     assert "ok      windows: Windows 11 (build 26100)" in lines
-    assert "ok      windows GPU: AMD Radeon RX 7900 XTX, 24.0 GB; chooser: choose/?gpu=AMD%20Radeon%20RX%207900%20XTX" \
+    assert (
+        "ok      windows GPU: AMD Radeon RX 7900 XTX, 24.0 GB; chooser: choose/?gpu=AMD%20Radeon%20RX%207900%20XTX"
         in lines
+    )
     assert "ok      windows GPU: AMD Radeon(TM) Graphics; chooser: choose/?gpu=AMD%20Radeon%28TM%29%20Graphics" in lines
 
 
 @pytest.mark.parametrize("state", [1, 2])  # unsloth#6588: "VerifiedAndReputablePolicyState = 1" (on, enforcing)
 def test_smart_app_control_on_or_evaluating_is_a_note_with_its_section(state, tmp_path, monkeypatch):
-    found = windows({POLICY: {"VerifiedAndReputablePolicyState": state}, RUNTIME: {"Version": "v14.44"},
-                     FILESYSTEM: {"LongPathsEnabled": 1}}, 26100, tmp_path, monkeypatch)
+    found = windows(
+        {
+            POLICY: {"VerifiedAndReputablePolicyState": state},
+            RUNTIME: {"Version": "v14.44"},
+            FILESYSTEM: {"LongPathsEnabled": 1},
+        },
+        26100,
+        tmp_path,
+        monkeypatch,
+    )
     [sac] = [f for f in found if f.topic == "smart app control"]
     assert sac.status == "note" and sac.section == "troubleshooting/#winerror-4551-smart-app-control"
 
@@ -454,15 +541,17 @@ def test_the_runtime_dll_alone_counts(tmp_path, monkeypatch):
 
 def generated_names(count=60, seed=19):
     """User and host names as Windows allows them: Latin, accented, Chinese, digits, dot, dash, space."""
-    alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789" \
-               "\u00e9\u00fc\u00df\u00d8\u5f20\u4e09\u674e\u56db\u738b\u5c0f\u660e\u7530\u4e2d.-_ "
+    alphabet = (
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+        "\u00e9\u00fc\u00df\u00d8\u5f20\u4e09\u674e\u56db\u738b\u5c0f\u660e\u7530\u4e2d.-_ "
+    )
     rng = random.Random(seed)
     fixed = ["\u5f20\u4e09", "Zhang San", "user", "PC", "DESKTOP-7K3J9Q", "\u00c9lodie", "a"]
     made = ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 12))).strip() or "x" for _ in range(count)]
     return fixed + made
 
 
-@pytest.mark.parametrize("user, host", list(zip(generated_names(), reversed(generated_names()))))
+@pytest.mark.parametrize("user, host", list(zip(generated_names(), reversed(generated_names()), strict=True)))
 def test_the_report_never_holds_the_user_or_host_name(user, host, monkeypatch):
     monkeypatch.setenv("USERNAME", user)
     monkeypatch.setenv("COMPUTERNAME", host)
@@ -520,19 +609,24 @@ def test_exit_codes(monkeypatch, tmp_path):
 def test_c10_xpu_dll_is_a_broken_install_first_not_the_driver():
     # pytorch#138986 was a DLL-loading bug of torch 2.5.1+xpu, fixed in newer builds (torch-xpu-ops#1155);
     # since 2.6 a missing driver gives "Failed to initialize XPU devices", not a failing import (torch-xpu-ops#1013)
-    error = ("OSError: [WinError 126] The specified module could not be found. Error loading "
-             "\".venv\\Lib\\site-packages\\torch\\lib\\c10_xpu.dll\" or one of its dependencies.")
+    error = (
+        "OSError: [WinError 126] The specified module could not be found. Error loading "
+        '".venv\\Lib\\site-packages\\torch\\lib\\c10_xpu.dll" or one of its dependencies.'
+    )
     [finding] = doctor.import_findings({"imported": False, "error": error})
     assert finding.fix.startswith("reinstall torch from PyTorch's XPU index"), finding.fix
     assert "driver" in finding.fix.partition(";")[2]  # the driver is the second step
 
 
-@pytest.mark.parametrize("torch_version, keeps_torch", [
-    ("2.5.0", False),  # a DirectML environment whose torch was upgraded: put torch-directml's torch back
-    ("2.14.0+rocm10.1.0", True),  # AMD's torch with torch-directml beside it: the fix must not replace it
-    ("2.10.0+xpu", True),
-    ("2.9.1+cu126", True),  # a CUDA build: the same
-])
+@pytest.mark.parametrize(
+    "torch_version, keeps_torch",
+    [
+        ("2.5.0", False),  # a DirectML environment whose torch was upgraded: put torch-directml's torch back
+        ("2.14.0+rocm10.1.0", True),  # AMD's torch with torch-directml beside it: the fix must not replace it
+        ("2.10.0+xpu", True),
+        ("2.9.1+cu126", True),  # a CUDA build: the same
+    ],
+)
 def test_torch_directml_beside_another_torch(torch_version, keeps_torch):
     [finding] = doctor.directml_findings(torch_version, "0.2.5.dev240914", "2.4.1")
     assert finding.status == "PROBLEM"
@@ -541,11 +635,14 @@ def test_torch_directml_beside_another_torch(torch_version, keeps_torch):
         assert "pip uninstall torch-directml" in finding.fix
 
 
-@pytest.mark.parametrize("torch_version, section", [
-    ("2.14.0+rocm10.1.0", "troubleshooting/#rocm-or-xpu-build-replaced-by-cpu"),
-    ("2.9.1+xpu", "troubleshooting/#rocm-or-xpu-build-replaced-by-cpu"),
-    ("2.9.1+cu126", "setup/"),
-])
+@pytest.mark.parametrize(
+    "torch_version, section",
+    [
+        ("2.14.0+rocm10.1.0", "troubleshooting/#rocm-or-xpu-build-replaced-by-cpu"),
+        ("2.9.1+xpu", "troubleshooting/#rocm-or-xpu-build-replaced-by-cpu"),
+        ("2.9.1+cu126", "setup/"),
+    ],
+)
 def test_a_mismatched_library_beside_another_build_is_not_sent_to_torch_directml(torch_version, section):
     """'procedure could not be found' in a ROCm, XPU or CUDA environment: reinstalling torch-directml would
     replace that torch (issue 30), so the fix is the reader's own build."""

@@ -38,13 +38,16 @@ DEDICATED = names("dedicated")
 def rule_source(script: str) -> str:
     """The source text of the script's INTEGRATED_NAME assignment, with the comment block above it."""
     text = (SNIPPETS / script).read_text(encoding="utf-8")
-    (node,) = [n for n in ast.parse(text).body if isinstance(n, ast.Assign)
-               and any(isinstance(t, ast.Name) and t.id == "INTEGRATED_NAME" for t in n.targets)]
+    (node,) = [
+        n
+        for n in ast.parse(text).body
+        if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "INTEGRATED_NAME" for t in n.targets)
+    ]
     lines = text.splitlines()
     start = node.lineno - 1
     while start > 0 and lines[start - 1].startswith("#"):
         start -= 1
-    return "\n".join(lines[start:node.end_lineno])
+    return "\n".join(lines[start : node.end_lineno])
 
 
 def fake_cuda(name: str):
@@ -78,7 +81,7 @@ def test_the_table_has_both_kinds():
 
 def test_the_three_scripts_carry_the_same_rule():
     first, *others = (rule_source(s) for s in SCRIPTS)
-    for script, source in zip(SCRIPTS[1:], others):
+    for script, source in zip(SCRIPTS[1:], others, strict=True):
         assert source == first, f"snippets/{script}'s INTEGRATED_NAME differs from choose_device.py's"
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import torch
 
 from guide_harness import load_snippet, run_snippet

@@ -13,13 +13,18 @@ from guide_harness import assert_one_line_error, load_snippet, run_snippet
 mnist_data = load_snippet("mnist_data")
 
 # If anything tried the network anyway, it would fail fast on these dead proxies instead of downloading.
-NO_NETWORK = {"HTTP_PROXY": "http://127.0.0.1:9", "HTTPS_PROXY": "http://127.0.0.1:9",
-              "http_proxy": "http://127.0.0.1:9", "https_proxy": "http://127.0.0.1:9"}
+NO_NETWORK = {
+    "HTTP_PROXY": "http://127.0.0.1:9",
+    "HTTPS_PROXY": "http://127.0.0.1:9",
+    "http_proxy": "http://127.0.0.1:9",
+    "https_proxy": "http://127.0.0.1:9",
+}
 
 
 def test_script_reports_real_fashion_mnist(fashion_mnist_root, tmp_path):
-    result = run_snippet("mnist_data.py", "--dataset", "fashion-mnist", "--data-dir", str(fashion_mnist_root),
-                         cwd=tmp_path, **NO_NETWORK)
+    result = run_snippet(
+        "mnist_data.py", "--dataset", "fashion-mnist", "--data-dir", str(fashion_mnist_root), cwd=tmp_path, **NO_NETWORK
+    )
     assert result.returncode == 0, result.stderr
     assert "fashion-mnist: 60000 training and 10000 test images of shape (1, 28, 28), torch.float32" in result.stdout
     assert "mean -0.000, std 1.000" in result.stdout or "mean 0.000, std 1.000" in result.stdout
@@ -27,8 +32,9 @@ def test_script_reports_real_fashion_mnist(fashion_mnist_root, tmp_path):
 
 
 def test_load_dataset_normalises_with_training_statistics(fashion_mnist_root):
-    train_x, train_y, test_x, test_y = mnist_data.load_dataset("fashion-mnist", fashion_mnist_root,
-                                                               limit_train=5000, limit_test=300)
+    train_x, train_y, test_x, test_y = mnist_data.load_dataset(
+        "fashion-mnist", fashion_mnist_root, limit_train=5000, limit_test=300
+    )
     assert train_x.shape == (5000, 1, 28, 28) and test_x.shape == (300, 1, 28, 28)
     assert train_x.dtype == test_x.dtype == torch.float32  # never float64 (DirectML)
     assert train_y.dtype == torch.int64 and set(train_y.tolist()) == set(range(10))
@@ -43,7 +49,7 @@ def test_batches_shuffle_reproducibly_and_cover_everything():
     first = list(mnist_data.batches(images, labels, 4, torch.Generator().manual_seed(1)))
     again = list(mnist_data.batches(images, labels, 4, torch.Generator().manual_seed(1)))
     assert [len(b[0]) for b in first] == [4, 4, 2]
-    assert all(torch.equal(a[1], b[1]) for a, b in zip(first, again))
+    assert all(torch.equal(a[1], b[1]) for a, b in zip(first, again, strict=True))
     seen = torch.cat([b[1] for b in first])
     assert sorted(seen.tolist()) == list(range(10)) and seen.tolist() != list(range(10))
     assert all(torch.equal(x.flatten(), y.float()) for x, y in first)  # images stay paired with labels
@@ -76,8 +82,20 @@ def tiny_data(*_args, **_kwargs):
 
 
 def train_mnist_run(module, tmp_path):
-    module.main(["--seed", "7", "--epochs", "2", "--batch-size", "32", "--device", "cpu",
-                 "--checkpoint", str(tmp_path / "lenet.pt")])
+    module.main(
+        [
+            "--seed",
+            "7",
+            "--epochs",
+            "2",
+            "--batch-size",
+            "32",
+            "--device",
+            "cpu",
+            "--checkpoint",
+            str(tmp_path / "lenet.pt"),
+        ]
+    )
 
 
 def notebook_run(module, tmp_path):
@@ -92,12 +110,15 @@ def report_run(module, tmp_path):
     module.timed_run(torch.device("cpu"), tiny_data(), argparse.Namespace(epochs=2, dataset="mnist"))
 
 
-@pytest.mark.parametrize("caller, run", [
-    ("train_mnist", train_mnist_run),
-    ("train_mnist_notebook", notebook_run),
-    ("benchmark_devices", benchmark_run),
-    ("report", report_run),
-])
+@pytest.mark.parametrize(
+    "caller, run",
+    [
+        ("train_mnist", train_mnist_run),
+        ("train_mnist_notebook", notebook_run),
+        ("benchmark_devices", benchmark_run),
+        ("report", report_run),
+    ],
+)
 def test_every_training_loop_shuffles_with_epoch_generator(caller, run, monkeypatch, tmp_path, capsys):
     """The pages promise the same batch order in every script: each epoch loop takes its generator from
     mnist_data.epoch_generator, never from a formula of its own."""
@@ -128,8 +149,7 @@ def test_download_that_cannot_write_is_one_line(tmp_path):
     # The data folder would have to live inside a file: torchvision fails creating it, before any network use.
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
-    result = run_snippet("mnist_data.py", "--download", "--data-dir", str(blocker / "data"), cwd=tmp_path,
-                         **NO_NETWORK)
+    result = run_snippet("mnist_data.py", "--download", "--data-dir", str(blocker / "data"), cwd=tmp_path, **NO_NETWORK)
     assert_one_line_error(result, "cannot download mnist into")
 
 
@@ -147,10 +167,13 @@ def test_download_without_network_is_one_line(tmp_path, monkeypatch, capsys):
     assert mnist_data.main(["--download", "--data-dir", str(tmp_path / "data")]) == 1
     err = capsys.readouterr().err
     first, second = mnist_data.DATASETS["mnist"].mirrors
-    line = assert_one_line_error(subprocess.CompletedProcess([], 1, "", err),
-                                 f"cannot download mnist into {tmp_path / 'data' / 'MNIST' / 'raw'}",
-                                 "(no internet?)", f"{first}train-images-idx3-ubyte.gz",
-                                 "Temporary failure in name resolution (1)")
+    line = assert_one_line_error(
+        subprocess.CompletedProcess([], 1, "", err),
+        f"cannot download mnist into {tmp_path / 'data' / 'MNIST' / 'raw'}",
+        "(no internet?)",
+        f"{first}train-images-idx3-ubyte.gz",
+        "Temporary failure in name resolution (1)",
+    )
     # Every mirror was tried before giving up, and each one's cause is named, in order: the first host's
     # refusal (yann.lecun.com's 403) must not hide why the second failed.
     assert len(tried) == 2
@@ -164,17 +187,24 @@ def test_damaged_download_is_one_line(tmp_path, monkeypatch, capsys):
 
     monkeypatch.setattr(mnist_data, "download_and_extract_archive", corrupted)
     assert mnist_data.main(["--download", "--dataset", "fashion-mnist", "--data-dir", str(tmp_path)]) == 1
-    assert_one_line_error(subprocess.CompletedProcess([], 1, "", capsys.readouterr().err),
-                          f"cannot download fashion-mnist into {tmp_path / 'FashionMNIST' / 'raw'}",
-                          "File not found or corrupted.")
+    assert_one_line_error(
+        subprocess.CompletedProcess([], 1, "", capsys.readouterr().err),
+        f"cannot download fashion-mnist into {tmp_path / 'FashionMNIST' / 'raw'}",
+        "File not found or corrupted.",
+    )
 
 
 def test_files_already_there_are_not_downloaded_again(fashion_mnist_root, monkeypatch):
-    monkeypatch.setattr(mnist_data, "download_and_extract_archive",
-                        lambda url, **kwargs: pytest.fail(f"downloaded {url} although it is there"))
+    monkeypatch.setattr(
+        mnist_data,
+        "download_and_extract_archive",
+        lambda url, **kwargs: pytest.fail(f"downloaded {url} although it is there"),
+    )
     images = mnist_data.load_dataset("fashion-mnist", fashion_mnist_root, download=True, limit_train=10)[0]
     assert images.shape == (10, 1, 28, 28)
 
 
 def test_bad_arguments_are_one_line(tmp_path):
-    assert_one_line_error(run_snippet("mnist_data.py", "--dataset", "cifar10", cwd=tmp_path), "invalid choice: 'cifar10'")
+    assert_one_line_error(
+        run_snippet("mnist_data.py", "--dataset", "cifar10", cwd=tmp_path), "invalid choice: 'cifar10'"
+    )

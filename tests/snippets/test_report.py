@@ -19,8 +19,15 @@ QUICK = ("--device", "cpu", "--epochs", "2", "--steps", "10", "--limit-train", "
 def cpu_run(fashion_mnist_root, tmp_path_factory):
     folder = tmp_path_factory.mktemp("reader")
     # A "host name" that the report would otherwise hold: the doctor's path of this environment's .venv.
-    result = run_snippet("report.py", "--data-dir", str(fashion_mnist_root), *QUICK, cwd=folder,
-                         COMPUTERNAME="venv", USERNAME="nobody-here")
+    result = run_snippet(
+        "report.py",
+        "--data-dir",
+        str(fashion_mnist_root),
+        *QUICK,
+        cwd=folder,
+        COMPUTERNAME="venv",
+        USERNAME="nobody-here",
+    )
     return result, folder / "run-report.json"
 
 
@@ -44,7 +51,9 @@ def test_the_validator_takes_it_but_for_the_part_of_the_set(cpu_run):
     """report.py and schema-1.json agree field by field; a partial run is refused with its one reason."""
     _, path = cpu_run
     _, problems, _ = validate_run_report.validate(path.read_text(encoding="utf-8"))
-    assert problems == ["report.timed_run.train_images: 2000, not the full 60000: a run on part of the set is not comparable"]
+    assert problems == [
+        "report.timed_run.train_images: 2000, not the full 60000: a run on part of the set is not comparable"
+    ]
 
 
 def test_user_and_host_names_are_removed(cpu_run):
@@ -86,12 +95,17 @@ def test_a_wrong_command_line_is_exit_2(tmp_path, args):
 
 
 def test_an_unwritable_report_is_one_line(fashion_mnist_root, tmp_path):
-    result = run_snippet("report.py", "--data-dir", str(fashion_mnist_root), *QUICK, "--out", str(tmp_path),
-                         cwd=tmp_path)
+    result = run_snippet(
+        "report.py", "--data-dir", str(fashion_mnist_root), *QUICK, "--out", str(tmp_path), cwd=tmp_path
+    )
     assert_one_line_error(result, "cannot write")
     assert result.returncode == 1
 
 
 def test_redacted_reaches_every_string():
     value = {"a": ["C:\\Users\\Alice\\x", {"b": "ALICE-PC"}], "n": 3, "none": None}
-    assert report.redacted(value, ["ALICE-PC", "Alice"]) == {"a": ["C:\\Users\\***\\x", {"b": "***"}], "n": 3, "none": None}
+    assert report.redacted(value, ["ALICE-PC", "Alice"]) == {
+        "a": ["C:\\Users\\***\\x", {"b": "***"}],
+        "n": 3,
+        "none": None,
+    }

@@ -14,7 +14,13 @@ from pathlib import Path
 import pytest
 import torch
 
-from guide_harness import SNIPPETS, assert_one_line_error, clean_env, load_snippet, run_snippet
+from guide_harness import (
+    SNIPPETS,
+    assert_one_line_error,
+    clean_env,
+    load_snippet,
+    run_snippet,
+)
 
 train_mnist = load_snippet("train_mnist")
 
@@ -31,8 +37,20 @@ def final_checkpoint(path: Path) -> dict:
 
 def test_it_learns_on_fashion_mnist(fashion_mnist_root, tmp_path):
     result = run_snippet(
-        "train_mnist.py", "--dataset", "fashion-mnist", "--data-dir", str(fashion_mnist_root),
-        "--epochs", "2", "--limit-train", "8000", "--limit-test", "2000", "--device", "cpu", cwd=tmp_path,
+        "train_mnist.py",
+        "--dataset",
+        "fashion-mnist",
+        "--data-dir",
+        str(fashion_mnist_root),
+        "--epochs",
+        "2",
+        "--limit-train",
+        "8000",
+        "--limit-test",
+        "2000",
+        "--device",
+        "cpu",
+        cwd=tmp_path,
     )
     assert result.returncode == 0, result.stderr
     out = result.stdout
@@ -52,8 +70,12 @@ def test_it_learns_on_fashion_mnist(fashion_mnist_root, tmp_path):
 def start(args, cwd: Path, wrapper: Path | None = None) -> subprocess.Popen:
     script = wrapper or SNIPPETS / "train_mnist.py"
     return subprocess.Popen(
-        [sys.executable, str(script), *args], cwd=cwd, env=clean_env(PYTHONPATH=str(SNIPPETS)),
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [sys.executable, str(script), *args],
+        cwd=cwd,
+        env=clean_env(PYTHONPATH=str(SNIPPETS)),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
 
 
@@ -71,8 +93,10 @@ def kill_when(process: subprocess.Popen, marker: str) -> list[str]:
             assert process.returncode == (-signal.SIGKILL if hasattr(signal, "SIGKILL") else 1)
             return seen
     process.wait(timeout=30)
-    pytest.fail(f"the run ended (exit {process.returncode}) before printing {marker!r}:\n{''.join(seen)}"
-                f"\n{process.stderr.read()}")
+    pytest.fail(
+        f"the run ended (exit {process.returncode}) before printing {marker!r}:\n{''.join(seen)}"
+        f"\n{process.stderr.read()}"
+    )
 
 
 # Runs train_mnist.py, but the save of epoch KILL_AT writes half a temporary file and hangs there,
@@ -117,7 +141,7 @@ def test_killed_at_any_moment_a_resumed_run_loses_nothing(fashion_mnist_root, tm
     seen = kill_when(start(args, work, wrapper), "SAVE IN PROGRESS")
     assert any(f"resuming after epoch {saved}" in line for line in seen), "".join(seen)
     assert temporary.stat().st_size > 0
-    with pytest.raises(Exception):
+    with pytest.raises(Exception):  # noqa: B017 - its type differs across torch versions
         torch.load(temporary, weights_only=True)  # the stale file is really broken...
     assert final_checkpoint(checkpoint)["epoch"] == saved  # ...and the checkpoint is still the complete one
     # 4. Resumed: ignores the stale file, finishes, leaves no temporary file.
@@ -146,6 +170,7 @@ def test_killed_at_any_moment_a_resumed_run_loses_nothing(fashion_mnist_root, tm
 
 
 # ---- bad input: one line on stderr, non-zero exit, and the existing checkpoint left as it was ----
+
 
 def run_main(capsys, *args) -> tuple[int, str, str]:
     try:
@@ -179,8 +204,9 @@ def test_bad_arguments_are_one_line(capsys, tmp_path, monkeypatch, fashion_mnist
 
 
 def test_missing_dataset_is_one_line_and_never_downloads(tmp_path):
-    result = run_snippet("train_mnist.py", "--dataset", "fashion-mnist", "--data-dir", str(tmp_path / "nothing"),
-                         cwd=tmp_path)
+    result = run_snippet(
+        "train_mnist.py", "--dataset", "fashion-mnist", "--data-dir", str(tmp_path / "nothing"), cwd=tmp_path
+    )
     assert_one_line_error(result, "fashion-mnist not found in", "--download")
     assert not (tmp_path / "nothing").exists()  # nothing was fetched or created
     assert not (tmp_path / "checkpoints").exists()
@@ -195,23 +221,23 @@ def good_checkpoint(fashion_mnist_root, tmp_path, monkeypatch, capsys) -> Path:
 
 
 def test_resume_continues_to_more_epochs(capsys, fashion_mnist_root, good_checkpoint):
-    code, out, err = run_main(capsys, *small_run(fashion_mnist_root, "--epochs", "2", "--limit-train", "500",
-                                                 "--resume"))
+    code, out, err = run_main(
+        capsys, *small_run(fashion_mnist_root, "--epochs", "2", "--limit-train", "500", "--resume")
+    )
     assert code == 0, err
     assert "resuming after epoch 1" in out and "epoch 1/2" not in out
     assert "epoch 2/2  loss" in out
     assert [h["epoch"] for h in final_checkpoint(good_checkpoint)["history"]] == [1, 2]
 
 
-
-def test_a_finished_checkpoint_needs_no_device_and_no_data(capsys, monkeypatch, fashion_mnist_root,
-                                                           good_checkpoint):
+def test_a_finished_checkpoint_needs_no_device_and_no_data(capsys, monkeypatch, fashion_mnist_root, good_checkpoint):
     """train() decides there is nothing to do before prepare() picks a device or loads the data."""
     for name in ("choose_device", "load_dataset"):
         monkeypatch.setattr(train_mnist, name, lambda *a, name=name, **k: pytest.fail(f"{name}() was called"))
     before = good_checkpoint.read_bytes()
-    code, out, err = run_main(capsys, *small_run(fashion_mnist_root, "--epochs", "1", "--limit-train", "500",
-                                                 "--resume"))
+    code, out, err = run_main(
+        capsys, *small_run(fashion_mnist_root, "--epochs", "1", "--limit-train", "500", "--resume")
+    )
     assert code == 0, err
     assert "is already at epoch 1" in out and "nothing to do" in out
     assert good_checkpoint.read_bytes() == before
@@ -242,8 +268,9 @@ def test_broken_checkpoints_are_refused_and_left_alone(capsys, fashion_mnist_roo
 
     # The script as a reader runs it: the same one line.
     good_checkpoint.write_bytes(data[:100])
-    assert_one_line_error(run_snippet("train_mnist.py", *args, cwd=good_checkpoint.parent.parent),
-                          "cannot read checkpoint")
+    assert_one_line_error(
+        run_snippet("train_mnist.py", *args, cwd=good_checkpoint.parent.parent), "cannot read checkpoint"
+    )
 
 
 def test_a_locked_checkpoint_is_one_line_and_stays_intact(capsys, monkeypatch, fashion_mnist_root, good_checkpoint):
@@ -256,13 +283,18 @@ def test_a_locked_checkpoint_is_one_line_and_stays_intact(capsys, monkeypatch, f
         raise PermissionError(13, "Access is denied", str(target))
 
     monkeypatch.setattr(train_mnist.os, "replace", locked)
-    code, out, err = run_main(capsys, *small_run(fashion_mnist_root, "--epochs", "2", "--limit-train", "500",
-                                                 "--resume"))
-    assert replaced == [(train_mnist.temporary_path(good_checkpoint.relative_to(Path.cwd())),
-                         good_checkpoint.relative_to(Path.cwd()))]
-    line = assert_one_line_error(subprocess.CompletedProcess([], code, out, err),
-                                 f"cannot replace {Path('checkpoints') / 'lenet-fashion-mnist.pt'}",
-                                 "another program has it open", "--resume")
+    code, out, err = run_main(
+        capsys, *small_run(fashion_mnist_root, "--epochs", "2", "--limit-train", "500", "--resume")
+    )
+    assert replaced == [
+        (train_mnist.temporary_path(good_checkpoint.relative_to(Path.cwd())), good_checkpoint.relative_to(Path.cwd()))
+    ]
+    line = assert_one_line_error(
+        subprocess.CompletedProcess([], code, out, err),
+        f"cannot replace {Path('checkpoints') / 'lenet-fashion-mnist.pt'}",
+        "another program has it open",
+        "--resume",
+    )
     assert code == 1 and "still holds the previous epoch" in line
     assert good_checkpoint.read_bytes() == before  # the old checkpoint is intact...
     assert final_checkpoint(good_checkpoint)["epoch"] == 1
@@ -318,8 +350,9 @@ def test_synchronize_on_directml_reads_a_value_back():
 
 @pytest.mark.directml
 def test_trains_on_directml(fashion_mnist_root, tmp_path):
-    result = run_snippet("train_mnist.py", *small_run(fashion_mnist_root, "--epochs", "2", "--device", "dml"),
-                         cwd=tmp_path)
+    result = run_snippet(
+        "train_mnist.py", *small_run(fashion_mnist_root, "--epochs", "2", "--device", "dml"), cwd=tmp_path
+    )
     assert result.returncode == 0, result.stderr
     assert "device: privateuseone" in result.stdout
     history = final_checkpoint(tmp_path / "checkpoints" / "lenet-fashion-mnist.pt")["history"]

@@ -9,9 +9,20 @@ from guide_harness import assert_one_line_error, run_snippet
 
 def test_script_trains_and_reports_each_epoch(fashion_mnist_root, tmp_path):
     result = run_snippet(
-        "train_mnist_notebook.py", "--dataset", "fashion-mnist", "--data-dir", str(fashion_mnist_root),
-        "--no-download", "--epochs", "2", "--limit-train", "4000", "--limit-test", "1000",
-        cwd=tmp_path, TORCH_DEVICE="cpu",
+        "train_mnist_notebook.py",
+        "--dataset",
+        "fashion-mnist",
+        "--data-dir",
+        str(fashion_mnist_root),
+        "--no-download",
+        "--epochs",
+        "2",
+        "--limit-train",
+        "4000",
+        "--limit-test",
+        "1000",
+        cwd=tmp_path,
+        TORCH_DEVICE="cpu",
     )
     assert result.returncode == 0, result.stderr
     accuracies = [float(a) for a in re.findall(r"^epoch \d/2 .*test accuracy (\d\.\d+)$", result.stdout, re.M)]
@@ -20,6 +31,12 @@ def test_script_trains_and_reports_each_epoch(fashion_mnist_root, tmp_path):
 
 
 def test_missing_dataset_is_one_line(tmp_path):
-    result = run_snippet("train_mnist_notebook.py", "--data-dir", str(tmp_path / "nowhere"), "--no-download",
-                         cwd=tmp_path, TORCH_DEVICE="cpu")
+    result = run_snippet(
+        "train_mnist_notebook.py",
+        "--data-dir",
+        str(tmp_path / "nowhere"),
+        "--no-download",
+        cwd=tmp_path,
+        TORCH_DEVICE="cpu",
+    )
     assert_one_line_error(result, "mnist not found", "--download")

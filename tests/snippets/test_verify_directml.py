@@ -37,7 +37,11 @@ def run_with(tmp_path, fake, *args, torch_version=None, **env):
 
 
 # A torch of another back-end, as its index names it (AMD's ROCm 10.1, PyTorch XPU and CUDA 12.6 builds)
-OTHER_BUILDS = [("2.14.0+rocm10.1.0", "AMD's ROCm build"), ("2.9.1+xpu", "PyTorch XPU"), ("2.9.1+cu126", "a CUDA build")]
+OTHER_BUILDS = [
+    ("2.14.0+rocm10.1.0", "AMD's ROCm build"),
+    ("2.9.1+xpu", "PyTorch XPU"),
+    ("2.9.1+cu126", "a CUDA build"),
+]
 
 
 @pytest.mark.parametrize("version", [(3, 13), (3, 14), (3, 7)])
@@ -54,32 +58,46 @@ def test_supported_python_passes(version):
 def test_not_installed_says_how_to_install(tmp_path):
     result = run_with(tmp_path, NOT_INSTALLED)
     # DirectML's fix, and the other back-ends' flag (a ROCm or XPU reader must not install torch-directml)
-    assert_one_line_error(result, "torch-directml is not installed", "for DirectML, run  python -m pip install "
-                          "torch-directml;", "ROCm, XPU, CUDA or the CPU, run  python verify_directml.py --allow-fallback")
+    assert_one_line_error(
+        result,
+        "torch-directml is not installed",
+        "for DirectML, run  python -m pip install torch-directml;",
+        "ROCm, XPU, CUDA or the CPU, run  python verify_directml.py --allow-fallback",
+    )
     # Versions are printed, in aligned columns, before the verdict.
     # The torch of this run (torch-directml's pin, or current torch in the second run), read from its metadata.
-    assert re.search(rf"^torch +{re.escape(verify_directml.package_version('torch'))}$", result.stdout, re.M), \
+    assert re.search(rf"^torch +{re.escape(verify_directml.package_version('torch'))}$", result.stdout, re.M), (
         result.stdout
+    )
     assert re.search(r"^torch-directml +not installed$", result.stdout, re.M), result.stdout
 
 
 @pytest.mark.parametrize("version, build", OTHER_BUILDS)
 def test_not_installed_with_another_builds_torch_says_the_flag_not_the_install(tmp_path, version, build):
-    line = assert_one_line_error(run_with(tmp_path, NOT_INSTALLED, torch_version=version),
-                                 f"torch-directml is not installed, and this torch ({version}) is {build}: run  "
-                                 "python verify_directml.py --allow-fallback", "do not install torch-directml")
+    line = assert_one_line_error(
+        run_with(tmp_path, NOT_INSTALLED, torch_version=version),
+        f"torch-directml is not installed, and this torch ({version}) is {build}: run  "
+        "python verify_directml.py --allow-fallback",
+        "do not install torch-directml",
+    )
     assert "pip install" not in line, line
 
 
 def test_broken_install_says_how_to_repair(tmp_path):
-    assert_one_line_error(run_with(tmp_path, BROKEN), "does not load", "undefined symbol", "--force-reinstall", "pip check")
+    assert_one_line_error(
+        run_with(tmp_path, BROKEN), "does not load", "undefined symbol", "--force-reinstall", "pip check"
+    )
 
 
 @pytest.mark.parametrize("version, build", OTHER_BUILDS[:2])
 def test_broken_install_beside_another_build_is_removed_not_reinstalled(tmp_path, version, build):
-    line = assert_one_line_error(run_with(tmp_path, BROKEN, torch_version=version), "does not load",
-                                 f"this torch ({version}) is {build}", "--allow-fallback",
-                                 "python -m pip uninstall torch-directml")
+    line = assert_one_line_error(
+        run_with(tmp_path, BROKEN, torch_version=version),
+        "does not load",
+        f"this torch ({version}) is {build}",
+        "--allow-fallback",
+        "python -m pip uninstall torch-directml",
+    )
     assert "--force-reinstall" not in line and "pip install" not in line, line
 
 
@@ -101,8 +119,11 @@ def test_a_failing_device_is_one_line(monkeypatch):
         raise RuntimeError("HIP error: device kernel image is invalid\nSearch for `hipErrorInvalidImage' in ...")
 
     monkeypatch.setattr(verify_directml, "compare_with_cpu", fails)
-    with pytest.raises(verify_directml.VerificationError, match=r"^computing on cuda:0 failed: HIP error: device "
-                                                                 r"kernel image is invalid$"):
+    with pytest.raises(
+        verify_directml.VerificationError,
+        match=r"^computing on cuda:0 failed: HIP error: device "
+        r"kernel image is invalid$",
+    ):
         verify_directml.verify(torch.device("cuda", 0))
 
 
@@ -140,6 +161,7 @@ def test_fallback_verifies_another_device_and_exits_0(tmp_path):
 @pytest.fixture
 def no_directml(monkeypatch):
     """DirectML fails (as on a machine without it, whatever this one has); the fallback runs in-process."""
+
     def fails(torch_version):
         raise verify_directml.VerificationError("torch-directml is not installed in this Python (stand-in)")
 
@@ -190,8 +212,10 @@ def test_wrong_results_are_caught(monkeypatch):
         verify_directml.verify("cpu")
 
 
-@pytest.mark.parametrize("args, needle", [(["--adapter", "first"], "invalid int value: 'first'"),
-                                          (["--adaptor", "1"], "unrecognized arguments: --adaptor")])
+@pytest.mark.parametrize(
+    "args, needle",
+    [(["--adapter", "first"], "invalid int value: 'first'"), (["--adaptor", "1"], "unrecognized arguments: --adaptor")],
+)
 def test_bad_arguments_are_one_line(tmp_path, args, needle):
     result = run_snippet("verify_directml.py", *args, cwd=tmp_path)
     assert result.returncode == 2

@@ -60,11 +60,14 @@ def broken_device(monkeypatch):
     return install
 
 
-@pytest.mark.parametrize("kind, message", [
-    ("zeros", "training on cpu returns zeros: its weights moved by 0.00e+00"),
-    ("nan", "training on cpu gave a loss of nan at step 1"),
-    ("perturbed", "training on cpu drifts away from the CPU at step"),
-])
+@pytest.mark.parametrize(
+    "kind, message",
+    [
+        ("zeros", "training on cpu returns zeros: its weights moved by 0.00e+00"),
+        ("nan", "training on cpu gave a loss of nan at step 1"),
+        ("perturbed", "training on cpu drifts away from the CPU at step"),
+    ],
+)
 def test_a_misbehaving_device_is_one_line_and_exit_1(broken_device, kind, message):
     broken_device(kind)
     code, out, err = run_main("--device", "cpu", "--steps", STEPS)
@@ -123,7 +126,8 @@ def test_a_device_that_fails_to_run_is_one_line(monkeypatch):
 
 def test_a_missing_device_and_a_bad_command_line(tmp_path, monkeypatch):
     monkeypatch.delenv("TORCH_DEVICE", raising=False)
-    assert_one_line_error(run_snippet("verify_training.py", "--device", "xpu:3", cwd=tmp_path),
-                          "Intel XPU 3 was requested")
+    assert_one_line_error(
+        run_snippet("verify_training.py", "--device", "xpu:3", cwd=tmp_path), "Intel XPU 3 was requested"
+    )
     assert run_main("--steps", "0")[0] == 2
     assert run_main("--device", "cpu", "--no-such-option")[0] == 2

@@ -47,8 +47,7 @@ def packages(machine: Machine) -> list[str]:
             wanted.append("npm")
         else:
             raise ValueError(
-                "node is installed without npm, and not from Debian: "
-                "install the npm that belongs to this Node.js"
+                "node is installed without npm, and not from Debian: install the npm that belongs to this Node.js"
             )
     if not machine.data:
         wanted.append("dataset-fashion-mnist")

@@ -29,14 +29,26 @@ MIRRORS = (
 )
 # name: (SHA-256 of the decompressed file, its size in bytes, MD5 of the upstream .gz per torchvision)
 FILES = {
-    "train-images-idx3-ubyte": ("c59f468a2f672dc815687fe0f83887768d799fd8a3f3276145d20f83aa44d888", 47040016,
-                                "8d4fb7e6c68d591d4c3dfef9ec88bf0d"),
-    "train-labels-idx1-ubyte": ("bad3541b69d912435c50bb6ba87bec294ff4f6a2e1246121d8633921760443d9", 60008,
-                                "25c81989df183df01b3e8a0aad5dffbe"),
-    "t10k-images-idx3-ubyte": ("5b4141f0afbad91edebe8549f8fcffe087ea10ca49f1dbef5c9a5cd8815ce37b", 7840016,
-                               "bef4ecab320f06d8554ea6380940ec79"),
-    "t10k-labels-idx1-ubyte": ("0402a96d92fd2663957122ceb108a494c5af83dab82d92729df917d7dec38c34", 10008,
-                               "bb300cfdad3c16e7a12a480ee83cd310"),
+    "train-images-idx3-ubyte": (
+        "c59f468a2f672dc815687fe0f83887768d799fd8a3f3276145d20f83aa44d888",
+        47040016,
+        "8d4fb7e6c68d591d4c3dfef9ec88bf0d",
+    ),
+    "train-labels-idx1-ubyte": (
+        "bad3541b69d912435c50bb6ba87bec294ff4f6a2e1246121d8633921760443d9",
+        60008,
+        "25c81989df183df01b3e8a0aad5dffbe",
+    ),
+    "t10k-images-idx3-ubyte": (
+        "5b4141f0afbad91edebe8549f8fcffe087ea10ca49f1dbef5c9a5cd8815ce37b",
+        7840016,
+        "bef4ecab320f06d8554ea6380940ec79",
+    ),
+    "t10k-labels-idx1-ubyte": (
+        "0402a96d92fd2663957122ceb108a494c5af83dab82d92729df917d7dec38c34",
+        10008,
+        "bb300cfdad3c16e7a12a480ee83cd310",
+    ),
 }
 TIMEOUT = 60
 # Where the tests and tests/tools/measure_training_accuracy.py read the four files: Debian's

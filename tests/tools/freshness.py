@@ -34,8 +34,12 @@ PYPI = "https://pypi.org/pypi/{name}/json"
 # (package on PyPI, pin name in guide.pins): torch-directml's own release, the current-torch group, and
 # the newest torch the pages name ([tool.directml-guide] newest-torch). torch and torchvision at
 # torch-directml's pins move only when torch-directml does.
-WATCHED = (("torch-directml", "torch-directml"), ("torch", "current.torch"),
-           ("torchvision", "current.torchvision"), ("torch", "newest-torch"))
+WATCHED = (
+    ("torch-directml", "torch-directml"),
+    ("torch", "current.torch"),
+    ("torchvision", "current.torchvision"),
+    ("torch", "newest-torch"),
+)
 
 
 @dataclass(frozen=True)
@@ -108,22 +112,31 @@ def issue_body(newer: list[Newer], due: list, today: dt.date, links_report: str 
     """The issue text, or "" when nothing changed."""
     if not newer and not due and not links_report:
         return ""
-    lines = [MARKER, f"Checked on {today.isoformat()} by `tests/tools/freshness.py` "
-             "(.github/workflows/freshness.yml).", ""]
+    lines = [
+        MARKER,
+        f"Checked on {today.isoformat()} by `tests/tools/freshness.py` (.github/workflows/freshness.yml).",
+        "",
+    ]
     if newer:
-        lines += ["## Newer releases on PyPI", "",
-                  "| package | pinned | newest on PyPI |", "| --- | --- | --- |"]
+        lines += ["## Newer releases on PyPI", "", "| package | pinned | newest on PyPI |", "| --- | --- | --- |"]
         lines += [f"| {n.package} | {n.pin} | {n.newest} |" for n in newer]
-        lines += ["", "A new pin goes in `pyproject.toml` only (then regenerate the locks, README); "
-                  "the pages quote it as `{{ pin.NAME }}`.", ""]
+        lines += [
+            "",
+            "A new pin goes in `pyproject.toml` only (then regenerate the locks, README); "
+            "the pages quote it as `{{ pin.NAME }}`.",
+            "",
+        ]
     if due:
-        lines += ["## Dates due", "",
-                  "| entry | checked | due | source |", "| --- | --- | --- | --- |"]
+        lines += ["## Dates due", "", "| entry | checked | due | source |", "| --- | --- | --- | --- |"]
         for e in due:
-            lines.append(f"| `{e.file.name}`: {'.'.join(e.path)} | {e.checked.isoformat()} | "
-                         f"{e.due.isoformat()} | {e.source} |")
-        lines += ["", "Re-read each source, fix the pages where it changed, then set its `checked:` "
-                  "date in `docs/hooks/data/`.", ""]
+            lines.append(
+                f"| `{e.file.name}`: {'.'.join(e.path)} | {e.checked.isoformat()} | {e.due.isoformat()} | {e.source} |"
+            )
+        lines += [
+            "",
+            "Re-read each source, fix the pages where it changed, then set its `checked:` date in `docs/hooks/data/`.",
+            "",
+        ]
     if links_report:
         lines += ["## Broken links (lychee)", "", links_report.strip(), ""]
     return "\n".join(lines)
@@ -139,9 +152,24 @@ def links_failure(report: Path | None, exit_code: str | None) -> str | None:
 
 def gh_issue(body: str, run=subprocess.run) -> str:
     """Edit the open issue titled TITLE, or open it. Returns what was done."""
-    found = run(["gh", "issue", "list", "--state", "open", "--search", f'"{TITLE}" in:title',
-                 "--json", "number,title", "--limit", "20"],
-                capture_output=True, text=True, check=True)
+    found = run(
+        [
+            "gh",
+            "issue",
+            "list",
+            "--state",
+            "open",
+            "--search",
+            f'"{TITLE}" in:title',
+            "--json",
+            "number,title",
+            "--limit",
+            "20",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     numbers = [i["number"] for i in json.loads(found.stdout or "[]") if i["title"] == TITLE]
     if numbers:
         number = str(min(numbers))

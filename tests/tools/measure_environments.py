@@ -27,8 +27,17 @@ from pathlib import Path, PurePosixPath
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "tests" / "windows_environments.json"
 WINDOWS_LOCK = ROOT / ".github" / "locks" / "test-windows-py3.12.txt"
-PIP_TARGET = ["--platform", "win_amd64", "--python-version", "3.12", "--implementation", "cp",
-              "--only-binary=:all:", "--index-url", "https://pypi.org/simple"]
+PIP_TARGET = [
+    "--platform",
+    "win_amd64",
+    "--python-version",
+    "3.12",
+    "--implementation",
+    "cp",
+    "--only-binary=:all:",
+    "--index-url",
+    "https://pypi.org/simple",
+]
 SDIST_ONLY = {"jieba"}  # no wheel: built on the machine, a few MB
 
 
@@ -67,18 +76,41 @@ markers.default_environment = lambda: {**original(), **target}
 from pip._internal.cli.main import main
 sys.exit(main(sys.argv[2:]))
 """
-WINDOWS_MARKERS = {"sys_platform": "win32", "platform_system": "Windows", "platform_machine": "AMD64", "os_name": "nt",
-                   "python_version": "3.12", "python_full_version": "3.12.0", "implementation_name": "cpython",
-                   "platform_python_implementation": "CPython"}
+WINDOWS_MARKERS = {
+    "sys_platform": "win32",
+    "platform_system": "Windows",
+    "platform_machine": "AMD64",
+    "os_name": "nt",
+    "python_version": "3.12",
+    "python_full_version": "3.12.0",
+    "implementation_name": "cpython",
+    "platform_python_implementation": "CPython",
+}
 
 
 def resolve(args: list[str]) -> list[dict]:
     """pip's --report of what it would install for Windows (--isolated: this machine's pip settings aside)."""
     with tempfile.TemporaryDirectory() as folder:
         report = Path(folder) / "report.json"
-        subprocess.run([sys.executable, "-c", PIP_WRAPPER, json.dumps(WINDOWS_MARKERS), "install", "--isolated",
-                        "--quiet", "--dry-run", "--ignore-installed", "--report", str(report), *PIP_TARGET, *args],
-                       check=True, timeout=900)
+        subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                PIP_WRAPPER,
+                json.dumps(WINDOWS_MARKERS),
+                "install",
+                "--isolated",
+                "--quiet",
+                "--dry-run",
+                "--ignore-installed",
+                "--report",
+                str(report),
+                *PIP_TARGET,
+                *args,
+            ],
+            check=True,
+            timeout=900,
+        )
         return json.loads(report.read_text(encoding="utf-8"))["install"]
 
 
@@ -118,7 +150,7 @@ class HttpRange(io.RawIOBase):
         if end <= self.position:
             return b""
         if self.position >= self.tail_start:
-            data = self.tail[self.position - self.tail_start: end - self.tail_start]
+            data = self.tail[self.position - self.tail_start : end - self.tail_start]
         else:
             data = self._get(self.position, end)
         self.position += len(data)
@@ -184,8 +216,11 @@ def main(argv: list[str] | None = None) -> int:
     for key, pip_args in environments().items():
         print(f"measuring {key} ...", flush=True)
         figures["environments"][key] = found = measure(pip_args)
-        print(f"  {found['packages']} packages, {found['download_mb']} MB download, {found['unpacked_mb']} MB unpacked, {found['files']} files, "
-              f"longest path {found['longest_path_chars']} characters", flush=True)
+        print(
+            f"  {found['packages']} packages, {found['download_mb']} MB download, {found['unpacked_mb']} MB unpacked, {found['files']} files, "
+            f"longest path {found['longest_path_chars']} characters",
+            flush=True,
+        )
     args.out.write_text(json.dumps(figures, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"wrote {args.out}")
     return 0

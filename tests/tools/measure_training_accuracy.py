@@ -21,7 +21,11 @@ from pathlib import Path
 
 import torch
 
-from fetch_fashion_mnist import FILES, SOURCE, unpack  # its neighbour: FASHION_MNIST_DIR or Debian's files
+from fetch_fashion_mnist import (  # its neighbour: FASHION_MNIST_DIR or Debian's files
+    FILES,
+    SOURCE,
+    unpack,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -29,14 +33,26 @@ ROOT = Path(__file__).resolve().parents[2]
 def main() -> int:
     missing = [name for name in FILES if not (SOURCE / f"{name}.gz").is_file()]
     if missing:
-        print(f"error: Fashion-MNIST is missing ({SOURCE / missing[0]}.gz): apt-get install dataset-fashion-mnist, "
-              "or set FASHION_MNIST_DIR", file=sys.stderr)
+        print(
+            f"error: Fashion-MNIST is missing ({SOURCE / missing[0]}.gz): apt-get install dataset-fashion-mnist, "
+            "or set FASHION_MNIST_DIR",
+            file=sys.stderr,
+        )
         return 1
     with tempfile.TemporaryDirectory() as work:
         work = Path(work)
         unpack(SOURCE, work / "data")
-        command = [sys.executable, str(ROOT / "snippets" / "train_mnist.py"), "--dataset", "fashion-mnist",
-                   "--data-dir", str(work / "data"), "--device", "cpu", *sys.argv[1:]]
+        command = [
+            sys.executable,
+            str(ROOT / "snippets" / "train_mnist.py"),
+            "--dataset",
+            "fashion-mnist",
+            "--data-dir",
+            str(work / "data"),
+            "--device",
+            "cpu",
+            *sys.argv[1:],
+        ]
         print("running:", " ".join(command[1:]), flush=True)
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         if subprocess.run(command, cwd=work, env=env).returncode != 0:
@@ -46,10 +62,14 @@ def main() -> int:
             return 0 if {"-h", "--help"} & set(sys.argv[1:]) else _no_checkpoint(checkpoint)
         history = torch.load(checkpoint, weights_only=True)["history"]
     best = max(history, key=lambda entry: entry["accuracy"])
-    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPU threads, "
-          f"torch {torch.__version__}, {torch.get_num_threads()} torch threads")
-    print(f"epochs: {len(history)}, training time {sum(e['seconds'] for e in history):.0f} s, "
-          f"best epoch {best['epoch']} ({best['accuracy']:.4f})")
+    print(
+        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPU threads, "
+        f"torch {torch.__version__}, {torch.get_num_threads()} torch threads"
+    )
+    print(
+        f"epochs: {len(history)}, training time {sum(e['seconds'] for e in history):.0f} s, "
+        f"best epoch {best['epoch']} ({best['accuracy']:.4f})"
+    )
     print(f"FINAL fashion-mnist test accuracy: {history[-1]['accuracy']:.4f}")
     return 0
 

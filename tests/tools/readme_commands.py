@@ -54,7 +54,7 @@ def commands(text: str) -> dict[str, dict[str, str]]:
     found = {}
     for i, label in enumerate(order):
         end = starts[order[i + 1]] if i + 1 < len(order) else text.find("\n## ", starts[label])
-        section = text[starts[label]: end if end != -1 else len(text)]
+        section = text[starts[label] : end if end != -1 else len(text)]
         blocks = {}
         for fence in Page.parse(section, "README.md").blocks():
             language, body = fence.language, fence.body

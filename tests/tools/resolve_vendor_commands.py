@@ -27,9 +27,7 @@ sys.path.insert(0, str(ROOT / "docs" / "hooks"))
 from guide import gpus, recipes  # noqa: E402
 from guide.pages import page_source, pages  # noqa: E402
 
-VENDOR_URL = re.compile(
-    r"--index-url\s+https://(?:stable\.repo\.amd\.com|download\.pytorch\.org)/\S+"
-)
+VENDOR_URL = re.compile(r"--index-url\s+https://(?:stable\.repo\.amd\.com|download\.pytorch\.org)/\S+")
 INSTALL = re.compile(r"^(?:python -m pip|pip3?) install ")
 
 
@@ -43,11 +41,7 @@ class Command:
 def _pythons(backend: str) -> tuple[str, ...]:
     low, high = gpus.BACKENDS[backend]["python"] or ("3.12", "3.12")
     return tuple(
-        p
-        for p in recipes.PYTHONS
-        if int(low.split(".")[1])
-        <= int(p.split(".")[1])
-        <= int(high.split(".")[1])
+        p for p in recipes.PYTHONS if int(low.split(".")[1]) <= int(p.split(".")[1]) <= int(high.split(".")[1])
     )
 
 
@@ -58,21 +52,13 @@ def commands() -> list[Command]:
         if gpu.ambiguous:
             continue
         for backend in {*gpu.path.values(), *gpu.fallback.values()}:
-            text = recipes.install_command(
-                recipes.install_key(gpu, backend)
-            )
+            text = recipes.install_command(recipes.install_key(gpu, backend))
             if VENDOR_URL.search(text) and text not in found:
-                found[text] = Command(
-                    text, "the chooser", _pythons(backend)
-                )
+                found[text] = Command(text, "the chooser", _pythons(backend))
     for page in pages():
         for line in page_source(page).splitlines():
             line = line.strip()
-            if (
-                INSTALL.match(line)
-                and VENDOR_URL.search(line)
-                and line not in found
-            ):
+            if INSTALL.match(line) and VENDOR_URL.search(line) and line not in found:
                 backend = "rocm" if "repo.amd.com" in line else "xpu"
                 found[line] = Command(
                     line,
@@ -108,22 +94,16 @@ def resolve(command: Command, run=subprocess.run) -> list[str]:
     """The Pythons for which the command does not resolve, each with pip's last line."""
     failures = []
     for python in command.pythons:
-        done = run(
-            pip_args(command.text, python), capture_output=True, text=True
-        )
+        done = run(pip_args(command.text, python), capture_output=True, text=True)
         if done.returncode:
-            last = (
-                done.stderr.strip() or done.stdout.strip() or "no output"
-            ).splitlines()[-1]
+            last = (done.stderr.strip() or done.stdout.strip() or "no output").splitlines()[-1]
             failures.append(f"Python {python}: {last}")
     return failures
 
 
 def main(argv=None, run=subprocess.run) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--summary", type=Path, help="append a Markdown report to this file"
-    )
+    parser.add_argument("--summary", type=Path, help="append a Markdown report to this file")
     parser.add_argument(
         "--list",
         action="store_true",
@@ -140,9 +120,7 @@ def main(argv=None, run=subprocess.run) -> int:
     for c in found:
         failures = resolve(c, run)
         bad += bool(failures)
-        report.append(
-            f"- {'FAILED' if failures else 'ok'}: `{c.text}` ({c.where})"
-        )
+        report.append(f"- {'FAILED' if failures else 'ok'}: `{c.text}` ({c.where})")
         report += [f"  - {f}" for f in failures]
     report.append("")
     report.append(f"{len(found) - bad} of {len(found)} resolve.")

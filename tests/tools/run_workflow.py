@@ -69,9 +69,15 @@ def legs(job: dict) -> list[dict]:
 def context(runner_os: str, matrix: dict, ref: str, event: str, temp: str, outputs: dict | None = None) -> dict:
     """The values ${{ }} expressions and `if:` read."""
     return {
-        "matrix": matrix, "runner.os": runner_os, "runner.temp": temp, "github.ref": ref,
-        "github.event_name": event, "github.repository": REPOSITORY, "github.server_url": "https://github.com",
-        "github.token": "local-token", "github.event.repository.default_branch": "main",
+        "matrix": matrix,
+        "runner.os": runner_os,
+        "runner.temp": temp,
+        "github.ref": ref,
+        "github.event_name": event,
+        "github.repository": REPOSITORY,
+        "github.server_url": "https://github.com",
+        "github.token": "local-token",
+        "github.event.repository.default_branch": "main",
         "github.event.repository.fork": False,
         "steps": outputs or {},
     }
@@ -116,13 +122,26 @@ def condition(expression: str | None, values: dict) -> bool:
     return bool(eval(" ".join(python), {"__builtins__": {}}))  # noqa: S307 - tokens checked above
 
 
-def job_environment(workflow: dict, job: dict, leg: dict, runner_os: str, temp: str, ref: str = "refs/heads/feature",
-                    event: str = "push", workspace: Path = ROOT) -> dict[str, str]:
+def job_environment(
+    workflow: dict,
+    job: dict,
+    leg: dict,
+    runner_os: str,
+    temp: str,
+    ref: str = "refs/heads/feature",
+    event: str = "push",
+    workspace: Path = ROOT,
+) -> dict[str, str]:
     """The variables a step of this job and leg sees on GitHub (before the step's own env:)."""
     values = context(runner_os, leg, ref, event, temp)
     env = {
-        "CI": "true", "GITHUB_ACTIONS": "true", "RUNNER_OS": runner_os, "RUNNER_TEMP": temp,
-        "GITHUB_REF": ref, "GITHUB_EVENT_NAME": event, "GITHUB_REPOSITORY": REPOSITORY,
+        "CI": "true",
+        "GITHUB_ACTIONS": "true",
+        "RUNNER_OS": runner_os,
+        "RUNNER_TEMP": temp,
+        "GITHUB_REF": ref,
+        "GITHUB_EVENT_NAME": event,
+        "GITHUB_REPOSITORY": REPOSITORY,
         "GITHUB_WORKSPACE": str(workspace),
     }
     for level in (workflow, job):
@@ -134,8 +153,11 @@ def find_python(version: str) -> str | None:
     """An interpreter of Python ``version`` ("3.12"): python3.12 on PATH if it runs, else pyenv's newest 3.12.x
     (pyenv's shim answers only for the versions it has selected)."""
     root = Path(os.environ.get("PYENV_ROOT") or Path.home() / ".pyenv")
-    pyenv = sorted(root.glob(f"versions/{version}.*/bin/python{version}"),
-                   key=lambda p: [int(n) for n in re.findall(r"\d+", p.parts[-3])], reverse=True)
+    pyenv = sorted(
+        root.glob(f"versions/{version}.*/bin/python{version}"),
+        key=lambda p: [int(n) for n in re.findall(r"\d+", p.parts[-3])],
+        reverse=True,
+    )
     for candidate in [shutil.which(f"python{version}"), *map(str, pyenv)]:
         if candidate and _python_version(candidate) == version:
             return candidate
@@ -143,8 +165,9 @@ def find_python(version: str) -> str | None:
 
 
 def _python_version(python: str) -> str | None:
-    result = subprocess.run([python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        [python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"], capture_output=True, text=True
+    )
     return result.stdout.strip() if result.returncode == 0 else None
 
 
@@ -163,11 +186,13 @@ def _setup_python(wanted: str, environment: Path | None, temp: Path, env: dict) 
         subprocess.run([python, "-m", "venv", "--without-pip", str(venv)], check=True)
         purelib = venv / "lib" / f"python{have}" / "site-packages"
         (purelib / "checkout-environment.pth").write_text(
-            str(environment.resolve() / "lib" / f"python{have}" / "site-packages") + "\n", encoding="utf-8")
+            str(environment.resolve() / "lib" / f"python{have}" / "site-packages") + "\n", encoding="utf-8"
+        )
         # nbconvert finds its templates under sys.prefix's share/jupyter, which is the new venv's (review m1)
         env["JUPYTER_PATH"] = str(environment.resolve() / "share" / "jupyter")
         note = f"a fresh venv of Python {have}, seeing {environment}" + (
-            "" if have == wanted else f" (the leg asks for {wanted})")
+            "" if have == wanted else f" (the leg asks for {wanted})"
+        )
     env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env['PATH']}"
     env["VIRTUAL_ENV"] = str(venv)
     return note
@@ -180,8 +205,9 @@ def environment_python(environment: Path) -> Path | None:
 
 def fresh_clone(temp: Path) -> Path:
     """This checkout's HEAD, cloned: what actions/checkout gives the job (nothing built, nothing cached)."""
-    head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True,
-                          check=True).stdout.strip()
+    head = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+    ).stdout.strip()
     work = temp / "work"
     subprocess.run(["git", "clone", "-q", "--no-checkout", str(ROOT), str(work)], check=True)
     subprocess.run(["git", "-C", str(work), "checkout", "-q", "--detach", head], check=True)
@@ -204,14 +230,19 @@ def _upload(step: dict, values: dict, temp: Path, work: Path) -> str:
     return f"{tarball} ({tarball.stat().st_size // 1024} KB)"
 
 
-def run_job(workflow: dict, name: str, leg: dict, ref: str, collect_only: bool,
-            environment: Path | None = None) -> bool:
+def run_job(
+    workflow: dict, name: str, leg: dict, ref: str, collect_only: bool, environment: Path | None = None
+) -> bool:
     job = workflow["jobs"][name]
     with tempfile.TemporaryDirectory(prefix="runner-temp-") as folder:
         temp = Path(folder)
         work = fresh_clone(temp)
-        env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", folder), "LANG": "C.UTF-8",
-               **job_environment(workflow, job, leg, "Linux", folder, ref, workspace=work)}
+        env = {
+            "PATH": os.environ["PATH"],
+            "HOME": os.environ.get("HOME", folder),
+            "LANG": "C.UTF-8",
+            **job_environment(workflow, job, leg, "Linux", folder, ref, workspace=work),
+        }
         (temp / "bin").mkdir()
         (temp / "bin" / "gh").write_text(GH_WITHOUT_PAGES, encoding="utf-8")
         (temp / "bin" / "gh").chmod(0o755)
@@ -254,12 +285,16 @@ def run_job(workflow: dict, name: str, leg: dict, ref: str, collect_only: bool,
                 script = re.sub(r"python -m pytest\b", "python -m pytest --collect-only -q", script)
             output = temp / f"output-{number}"
             output.write_text("", encoding="utf-8")
-            step_env = {**env, **{k: expand(str(v), values) for k, v in (step.get("env") or {}).items()},
-                        "GITHUB_OUTPUT": str(output)}
+            step_env = {
+                **env,
+                **{k: expand(str(v), values) for k, v in (step.get("env") or {}).items()},
+                "GITHUB_OUTPUT": str(output),
+            }
             (temp / "step.sh").write_text(script, encoding="utf-8")
             print(f"--- {number}. {title}", flush=True)
-            result = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", str(temp / "step.sh")],
-                                    cwd=work, env=step_env)
+            result = subprocess.run(
+                ["bash", "--noprofile", "--norc", "-eo", "pipefail", str(temp / "step.sh")], cwd=work, env=step_env
+            )
             lines = output.read_text(encoding="utf-8").splitlines()
             if step.get("id"):
                 outputs[step["id"]] = dict(line.split("=", 1) for line in lines if "=" in line)
@@ -274,8 +309,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--leg", action="append", help="the build job's matrix group (default: every leg)")
     parser.add_argument("--ref", default="refs/heads/feature", help="GITHUB_REF (refs/heads/main: the Pages steps)")
     parser.add_argument("--collect-only", action="store_true", help="the test step collects instead of running")
-    parser.add_argument("--environment", type=Path,
-                        help="an environment installed from the leg's group, standing in for its hash-locked install")
+    parser.add_argument(
+        "--environment",
+        type=Path,
+        help="an environment installed from the leg's group, standing in for its hash-locked install",
+    )
     args = parser.parse_args(argv)
     if args.environment is not None and environment_python(args.environment) is None:
         raise SystemExit(f"run_workflow: --environment {args.environment}: no bin/python or bin/python3 there")
@@ -288,8 +326,10 @@ def main(argv: list[str] | None = None) -> int:
             continue
         ok = run_job(workflow, "build", leg, args.ref, args.collect_only, args.environment) and ok
     deploy = workflow["jobs"]["deploy"]
-    print(f"=== job deploy: not run here (needs GitHub Pages); if: {deploy.get('if')} -> "
-          f"{condition(deploy.get('if'), context('Linux', {}, args.ref, 'push', ''))}")
+    print(
+        f"=== job deploy: not run here (needs GitHub Pages); if: {deploy.get('if')} -> "
+        f"{condition(deploy.get('if'), context('Linux', {}, args.ref, 'push', ''))}"
+    )
     print("run_workflow: all steps passed" if ok else "run_workflow: a step failed")
     return 0 if ok else 1
 

@@ -100,8 +100,10 @@ def schema_problems(report: dict) -> list[str]:
     version = report.get("schema_version")
     if version not in SCHEMA_VERSIONS or isinstance(version, bool):
         known = ", ".join(map(str, SCHEMA_VERSIONS))
-        return [f"unknown schema version {shown(repr(version))}: this validator knows {known}; "
-                "make the report again with the guide's current report.py"]
+        return [
+            f"unknown schema version {shown(repr(version))}: this validator knows {known}; "
+            "make the report again with the guide's current report.py"
+        ]
     schema = json.loads(SCHEMA_VERSIONS[version].read_text(encoding="utf-8"))
     validator = jsonschema.Draft202012Validator(schema)
     problems = []
@@ -111,8 +113,12 @@ def schema_problems(report: dict) -> list[str]:
 
 
 def markup_problems(report) -> list[str]:
-    return [f"{where(path)}: holds markup ({shown(found.group(0))}): a report holds plain text only"
-            for path, text in strings(report) for found in [MARKUP.search(text)] if found]
+    return [
+        f"{where(path)}: holds markup ({shown(found.group(0))}): a report holds plain text only"
+        for path, text in strings(report)
+        for found in [MARKUP.search(text)]
+        if found
+    ]
 
 
 def redaction_problems(report) -> list[str]:
@@ -120,11 +126,15 @@ def redaction_problems(report) -> list[str]:
     for path, text in strings(report):
         for found in USER_PATH.finditer(text):
             if found.group(1).lower() not in KEPT_FOLDERS:
-                problems.append(f"{where(path)}: a user name in a path ({shown(found.group(0))}): "
-                                "run report.py again, it replaces user and host names with ***")
+                problems.append(
+                    f"{where(path)}: a user name in a path ({shown(found.group(0))}): "
+                    "run report.py again, it replaces user and host names with ***"
+                )
         for found in HOST_NAME.finditer(text):
-            problems.append(f"{where(path)}: a host or user name ({shown(found.group(0))}): "
-                            "run report.py again, it replaces user and host names with ***")
+            problems.append(
+                f"{where(path)}: a host or user name ({shown(found.group(0))}): "
+                "run report.py again, it replaces user and host names with ***"
+            )
     return problems
 
 
@@ -136,8 +146,10 @@ def plausibility_problems(report: dict) -> list[str]:
     if [e["epoch"] for e in epochs] != list(range(1, len(epochs) + 1)):
         problems.append("report.timed_run.epochs: not numbered 1, 2, ... in order")
     if timed["train_images"] != FULL_TRAINING_SET:
-        problems.append(f"report.timed_run.train_images: {timed['train_images']}, not the full {FULL_TRAINING_SET}: "
-                        "a run on part of the set is not comparable")
+        problems.append(
+            f"report.timed_run.train_images: {timed['train_images']}, not the full {FULL_TRAINING_SET}: "
+            "a run on part of the set is not comparable"
+        )
     if timed["seconds_per_epoch"] != epochs[-1]["seconds"]:
         problems.append("report.timed_run.seconds_per_epoch: is not the last epoch's seconds")
     if timed["accuracy"] != epochs[-1]["accuracy"]:
@@ -148,8 +160,10 @@ def plausibility_problems(report: dict) -> list[str]:
         for key in ("loss_difference", "weight_difference"):
             value = check[key]
             if value is None or not math.isfinite(value) or value > check["tolerance"]:
-                problems.append(f"report.training_check.{key}: {value!r} does not fit a passed check "
-                                f"(tolerance {check['tolerance']})")
+                problems.append(
+                    f"report.training_check.{key}: {value!r} does not fit a passed check "
+                    f"(tolerance {check['tolerance']})"
+                )
     elif not check["reason"].strip():
         problems.append("report.training_check.reason: a failed check without its reason")
     date = datetime.date.fromisoformat(report["date"]) if re.fullmatch(r"\d{4}-\d\d-\d\d", report["date"]) else None
@@ -222,8 +236,10 @@ def comment(problems: list[str], notes: list[str], number: int) -> str:
             lines.append(f"- ... and {len(problems) - 20} more")
         lines += ["", "Edit the issue with the file `report.py` wrote (unchanged) and this check runs again."]
     else:
-        lines = [f"**The run report is valid.** A pull request adds it as `docs/hooks/data/runs/issue-{number}.json`; "
-                 "the maintainers' review is the merge."]
+        lines = [
+            f"**The run report is valid.** A pull request adds it as `docs/hooks/data/runs/issue-{number}.json`; "
+            "the maintainers' review is the merge."
+        ]
         lines += [""] + [f"- Note: {n}" for n in notes] if notes else []
     lines += ["", "<sub>Checked by .github/workflows/run-report.yml; nothing from the report was run.</sub>"]
     return "\n".join(lines) + "\n"
@@ -259,8 +275,9 @@ def main(argv: list[str] | None = None) -> int:
         args.comment.write_text(comment(problems, notes, number), encoding="utf-8")
     if report is not None and args.proposal and args.event:
         args.proposal.mkdir(parents=True, exist_ok=True)
-        (args.proposal / f"issue-{number}.json").write_text(json.dumps(report, indent=1, ensure_ascii=True) + "\n",
-                                                             encoding="utf-8")
+        (args.proposal / f"issue-{number}.json").write_text(
+            json.dumps(report, indent=1, ensure_ascii=True) + "\n", encoding="utf-8"
+        )
     if os.environ.get("GITHUB_OUTPUT"):
         with open(os.environ["GITHUB_OUTPUT"], "a", encoding="utf-8") as output:
             output.write(f"valid={'true' if report is not None else 'false'}\nissue={number}\n")

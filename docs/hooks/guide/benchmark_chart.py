@@ -46,17 +46,19 @@ def groups(data: list[dict]) -> list[dict]:
         machine = f"torch {run['torch']}, {run['cpu_threads']} CPU threads"
         if run["benchmark"] == "data_loading":
             seconds = run["seconds"]
-            result.append({
-                "title": f"One epoch of {run['dataset']} ({run['train_images']} images, batch {run['batch_size']}) "
-                         f"on {device_label(run['device'])}",
-                "note": f"{machine}, {run['num_workers']} DataLoader workers; preloaded is "
-                        f"{seconds['dataloader_with_transforms'] / seconds['preloaded_tensors']:.2f}x as fast",
-                "bars": [
-                    ("DataLoader + per-image transforms", seconds["dataloader_with_transforms"], "slow"),
-                    ("  of which: the DataLoader pass alone", seconds["dataloader_pass_alone"], "neutral"),
-                    ("preloaded tensors on the device", seconds["preloaded_tensors"], "fast"),
-                ],
-            })
+            result.append(
+                {
+                    "title": f"One epoch of {run['dataset']} ({run['train_images']} images, batch {run['batch_size']}) "
+                    f"on {device_label(run['device'])}",
+                    "note": f"{machine}, {run['num_workers']} DataLoader workers; preloaded is "
+                    f"{seconds['dataloader_with_transforms'] / seconds['preloaded_tensors']:.2f}x as fast",
+                    "bars": [
+                        ("DataLoader + per-image transforms", seconds["dataloader_with_transforms"], "slow"),
+                        ("  of which: the DataLoader pass alone", seconds["dataloader_pass_alone"], "neutral"),
+                        ("preloaded tensors on the device", seconds["preloaded_tensors"], "fast"),
+                    ],
+                }
+            )
         elif run["benchmark"] == "devices":
             runs = run["runs"]
             note = machine
@@ -64,13 +66,17 @@ def groups(data: list[dict]) -> list[dict]:
                 note += f"; {device_label(runs[1]['device'])} is {runs[0]['total_seconds'] / runs[1]['total_seconds']:.2f}x as fast as the CPU"
             else:
                 note += "; no GPU in this run (--allow-cpu-only)"
-            result.append({
-                "title": f"{run['epochs']} epochs of LeNet on {run['dataset']} ({run['train_images']} images, "
-                         f"batch {run['batch_size']})",
-                "note": note,
-                "bars": [(device_label(r["device"]), r["total_seconds"], "neutral" if r["device"] == "cpu" else "fast")
-                         for r in runs],
-            })
+            result.append(
+                {
+                    "title": f"{run['epochs']} epochs of LeNet on {run['dataset']} ({run['train_images']} images, "
+                    f"batch {run['batch_size']})",
+                    "note": note,
+                    "bars": [
+                        (device_label(r["device"]), r["total_seconds"], "neutral" if r["device"] == "cpu" else "fast")
+                        for r in runs
+                    ],
+                }
+            )
         else:
             raise ValueError(f"unknown benchmark {run.get('benchmark')!r}")
     return result
@@ -89,9 +95,11 @@ def render(data: list[dict]) -> str:
         for label, seconds, kind in group["bars"]:
             width = BAR_SPACE * seconds / longest
             parts.append(f'<text x="0" y="{y + 17}" class="label" xml:space="preserve">{escape(label)}</text>')
-            parts.append(f'<rect class="bar" x="{LABEL_WIDTH}" y="{y + 4}" width="{width:.1f}" height="{ROW - 8}" '
-                         f'fill="{COLOURS[kind]}" data-value="{seconds:.2f}"><title>{escape(label.strip())}: '
-                         f'{seconds:.2f} s</title></rect>')
+            parts.append(
+                f'<rect class="bar" x="{LABEL_WIDTH}" y="{y + 4}" width="{width:.1f}" height="{ROW - 8}" '
+                f'fill="{COLOURS[kind]}" data-value="{seconds:.2f}"><title>{escape(label.strip())}: '
+                f"{seconds:.2f} s</title></rect>"
+            )
             parts.append(f'<text x="{LABEL_WIDTH + width + 6:.1f}" y="{y + 17}" class="value">{seconds:.2f} s</text>')
             summary.append(f"{label.strip()}: {seconds:.2f} s")
             y += ROW

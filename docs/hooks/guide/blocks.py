@@ -48,7 +48,7 @@ def _source_and_expanded(name: str, source: str, languages: set[str], what: str)
     for fence in fences:
         if not fence.closed:
             raise PageError(f"{name}:{fence.line}: a ```{fence.language} fence that never closes")
-    return list(zip(fences, expanded))
+    return list(zip(fences, expanded, strict=True))
 
 
 def site_blocks(page: Path) -> list[SiteBlock]:
@@ -59,8 +59,16 @@ def site_blocks(page: Path) -> list[SiteBlock]:
     result = []
     for fence, expanded in _source_and_expanded(name, source, PYTHON_LANGUAGES, "Python fences"):
         keys = options.get(fence.line, {})
-        result.append(SiteBlock(page=name, line=fence.line, info=fence.info, code=expanded.body,
-                                args=shlex.split(keys.get("args", "")), directml="directml" in keys))
+        result.append(
+            SiteBlock(
+                page=name,
+                line=fence.line,
+                info=fence.info,
+                code=expanded.body,
+                args=shlex.split(keys.get("args", "")),
+                directml="directml" in keys,
+            )
+        )
     return result
 
 
@@ -111,16 +119,26 @@ def shell_blocks_of(name: str, source: str) -> list[ShellBlock]:
     for fence, expanded in _source_and_expanded(name, source, languages, "shell blocks"):
         where, label, code = f"{name}:{fence.line}", fence.language, expanded.body.strip("\n")
         if label in OTHER_SHELL_LANGUAGES:
-            raise PageError(f"{where}: a ```{label} block on a page for Windows readers: "
-                            f"label it powershell or bat (they run on Windows), or text")
+            raise PageError(
+                f"{where}: a ```{label} block on a page for Windows readers: "
+                f"label it powershell or bat (they run on Windows), or text"
+            )
         if not code.strip():
             raise PageError(f"{where}: an empty {label} block")
         options = all_options.get(fence.line, {})
-        blocks.append(ShellBlock(
-            page=name, line=fence.line, language=label, code=code, manual=options.get("manual"),
-            env=options.get("env", "project"), directml="directml" in options,
-            requires=options.get("requires", "").split(), install_check=options.get("install-check"),
-        ))
+        blocks.append(
+            ShellBlock(
+                page=name,
+                line=fence.line,
+                language=label,
+                code=code,
+                manual=options.get("manual"),
+                env=options.get("env", "project"),
+                directml="directml" in options,
+                requires=options.get("requires", "").split(),
+                install_check=options.get("install-check"),
+            )
+        )
     return blocks
 
 

@@ -21,8 +21,10 @@ import re
 
 # Han (with extensions and compatibility ideographs), CJK punctuation, kana/bopomofo, CJK compatibility
 # forms, full-width forms, and the quotes, dash and ellipsis Chinese text uses (“” ‘’ —— ……).
-CJK = ("\u2e80-\u2fff\u3000-\u303f\u3040-\u30ff\u3100-\u312f\u3400-\u4dbf\u4e00-\u9fff"
-       "\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\u2018\u2019\u201c\u201d\u2014\u2026")
+CJK = (
+    "\u2e80-\u2fff\u3000-\u303f\u3040-\u30ff\u3100-\u312f\u3400-\u4dbf\u4e00-\u9fff"
+    "\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\u2018\u2019\u201c\u201d\u2014\u2026"
+)
 CJK_CHAR = re.compile(f"[{CJK}]")
 TOKEN = re.compile(r"<!--.*?-->|<[^>]*>|[^<]+", re.S)
 # Elements whose text is kept exactly: what is inside them is code, not a sentence.
@@ -50,8 +52,9 @@ def join_lines(page_html: str) -> str:
     for token in tokens:
         tag = _tag(token)
         if tag is None:
-            visible.append(LATIN if depth and not token.startswith("<!--") else
-                           ("" if token.startswith("<!--") else token))
+            visible.append(
+                LATIN if depth and not token.startswith("<!--") else ("" if token.startswith("<!--") else token)
+            )
             continue
         name, closing = tag
         if name in VERBATIM and not token.endswith("/>"):
@@ -87,7 +90,7 @@ def join_lines(page_html: str) -> str:
         if depth or token.startswith("<!--") or "\n" not in token:
             out.append(token)
             continue
-        out.append(_join_text(token, lambda: neighbour(index, -1), lambda: neighbour(index, 1)))
+        out.append(_join_text(token, lambda i=index: neighbour(i, -1), lambda i=index: neighbour(i, 1)))
     return "".join(out)
 
 

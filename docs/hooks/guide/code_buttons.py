@@ -65,10 +65,12 @@ def with_copy_buttons(output: str) -> str:
         title = FILENAME.search(before.rsplit("<div", 1)[-1])
         title = html.unescape(title.group(1)) if title else None
         target = f"__copy_{number}"
-        return (f'{pre}<nav class="md-code__nav" aria-label="{html.escape(bar_name(number, title, chinese))}">'
-                f'<button class="md-code__button" title="{html.escape(copy)}" '
-                f'data-clipboard-target="#{target}" data-md-type="copy"></button></nav>'
-                f'<code id="{target}" tabindex="0"{code_attributes}>')
+        return (
+            f'{pre}<nav class="md-code__nav" aria-label="{html.escape(bar_name(number, title, chinese))}">'
+            f'<button class="md-code__button" title="{html.escape(copy)}" '
+            f'data-clipboard-target="#{target}" data-md-type="copy"></button></nav>'
+            f'<code id="{target}" tabindex="0"{code_attributes}>'
+        )
 
     return BLOCK.sub(add, output)
 

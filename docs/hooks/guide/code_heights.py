@@ -17,8 +17,11 @@ from __future__ import annotations
 import html
 import re
 
-BLOCK = re.compile(r'<div((?: [a-z-]+(?:="[^"]*")?)*? class="language-[a-z0-9]+ highlight"[^>]*)>'
-                   r'(<span class="filename">.*?</span>)?(<pre\b.*?</pre>)', re.S)
+BLOCK = re.compile(
+    r'<div((?: [a-z-]+(?:="[^"]*")?)*? class="language-[a-z0-9]+ highlight"[^>]*)>'
+    r'(<span class="filename">.*?</span>)?(<pre\b.*?</pre>)',
+    re.S,
+)
 CODE = re.compile(r"<code\b[^>]*>(.*?)</code>", re.S)
 TAG = re.compile(r"<[^>]+>")
 

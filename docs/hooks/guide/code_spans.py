@@ -22,7 +22,7 @@ colours of every character in the browser.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from pygments.token import STANDARD_TYPES
@@ -61,7 +61,7 @@ def token_styles(css: str) -> dict[str, tuple[str, ...]]:
     return {cls: tuple(decls) for cls, decls in styles.items()}
 
 
-@lru_cache(maxsize=None)
+@cache
 def site_styles(extra_css: str) -> tuple[frozenset[str], dict[str, str]]:
     """(the token classes whose spans add nothing, each other class's group name) for these sheets.
 

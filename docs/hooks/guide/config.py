@@ -39,6 +39,7 @@ def expand(text: str, root: Path = ROOT) -> str:
     """Expand the --8<-- includes of ``text`` exactly as the site's pymdownx.snippets configuration does."""
     import markdown
 
-    md = markdown.Markdown(extensions=["pymdownx.snippets"],
-                           extension_configs={"pymdownx.snippets": snippets_config(root)})
+    md = markdown.Markdown(
+        extensions=["pymdownx.snippets"], extension_configs={"pymdownx.snippets": snippets_config(root)}
+    )
     return "\n".join(md.preprocessors["snippet"].run(text.split("\n")))

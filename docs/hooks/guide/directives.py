@@ -31,23 +31,40 @@ class Key:
 
 KEYS = {
     "args": Key('the command-line arguments a Python block runs with: args="--data-dir {fashion_mnist}"'),
-    "manual": Key("the reason a shell block cannot run unattended (an installer, a GUI step, an administrator's "
-                  "change): it does not run, and every run lists it with the reason"),
-    "env": Key("env=venv: the shell block runs in a fresh, activated .venv in the scratch folder, not in the "
-               "suite's own environment", ("venv",)),
-    "directml": Key("directml=yes: the block needs a DirectML adapter (skipped without one, required on the GPU "
-                    "runner)", ("yes",)),
+    "manual": Key(
+        "the reason a shell block cannot run unattended (an installer, a GUI step, an administrator's "
+        "change): it does not run, and every run lists it with the reason"
+    ),
+    "env": Key(
+        "env=venv: the shell block runs in a fresh, activated .venv in the scratch folder, not in the "
+        "suite's own environment",
+        ("venv",),
+    ),
+    "directml": Key(
+        "directml=yes: the block needs a DirectML adapter (skipped without one, required on the GPU runner)", ("yes",)
+    ),
     "requires": Key("requires=TOOL: the shell block needs TOOL on PATH (uv); skipped where it is missing"),
-    "install-check": Key("how tests/pages/test_install_commands.py treats the fence's install commands: vendor-index "
-                         "(from a vendor's own index: their form is checked, not resolved) or historical (old "
-                         "recipes that must no longer install)", ("vendor-index", "historical")),
-    "tags": Key("the notebook cell's tags, space-separated (tags=parameters: papermill's convention), in "
-                "docs/hooks/train_mnist_notebook*.md"),
-    "i18n": Key("i18n=translated: a code block of a Chinese page translated on purpose (a file tree with "
-                "descriptions; a shell block's comment lines, its commands unchanged); it keeps the English "
-                "block's line count", ("translated",)),
-    "edition": Key("edition=zh (or en) opens a stretch of lines that only that edition's page has, edition=end "
-                   "closes it: stands alone, above no fence", ("zh", "en", "end")),
+    "install-check": Key(
+        "how tests/pages/test_install_commands.py treats the fence's install commands: vendor-index "
+        "(from a vendor's own index: their form is checked, not resolved) or historical (old "
+        "recipes that must no longer install)",
+        ("vendor-index", "historical"),
+    ),
+    "tags": Key(
+        "the notebook cell's tags, space-separated (tags=parameters: papermill's convention), in "
+        "docs/hooks/train_mnist_notebook*.md"
+    ),
+    "i18n": Key(
+        "i18n=translated: a code block of a Chinese page translated on purpose (a file tree with "
+        "descriptions; a shell block's comment lines, its commands unchanged); it keeps the English "
+        "block's line count",
+        ("translated",),
+    ),
+    "edition": Key(
+        "edition=zh (or en) opens a stretch of lines that only that edition's page has, edition=end "
+        "closes it: stands alone, above no fence",
+        ("zh", "en", "end"),
+    ),
 }
 
 
@@ -108,8 +125,9 @@ def directives(text: str, where: str) -> list[Directive]:
             site_block = SITE_BLOCK.match(body)
             if site_block and _edition_marker(site_block.group(1), f"{where}:{number}") is not None:
                 if pending:
-                    raise PageError(f"{where}:{first}: a site-block directive stands above an edition marker, "
-                                    f"not above a fence")
+                    raise PageError(
+                        f"{where}:{first}: a site-block directive stands above an edition marker, not above a fence"
+                    )
                 continue
             if site_block:
                 for key, value in _parse(site_block.group(1), f"{where}:{number}").items():
@@ -118,11 +136,15 @@ def directives(text: str, where: str) -> list[Directive]:
                     pending[key] = value
                 first = first or number
             elif body.startswith("pytest"):
-                raise PageError(f"{where}:{number}: <!-- {body} --> is pytest-codeblocks' syntax, which nothing "
-                                f"reads here: write <!-- site-block: directml=yes --> (keys: {', '.join(KEYS)})")
+                raise PageError(
+                    f"{where}:{number}: <!-- {body} --> is pytest-codeblocks' syntax, which nothing "
+                    f"reads here: write <!-- site-block: directml=yes --> (keys: {', '.join(KEYS)})"
+                )
             elif OTHER_DIRECTIVE.match(body):
-                raise PageError(f"{where}:{number}: <!-- {body} --> is not a directive the pages use: "
-                                     f"write <!-- site-block: key=value --> (keys: {', '.join(KEYS)})")
+                raise PageError(
+                    f"{where}:{number}: <!-- {body} --> is not a directive the pages use: "
+                    f"write <!-- site-block: key=value --> (keys: {', '.join(KEYS)})"
+                )
             continue
         if not line.strip():
             continue
@@ -141,8 +163,10 @@ def fence_options(text: str, where: str, languages: set[str] | None, accepts: se
             continue
         refused = sorted(set(directive.options) - accepts)
         if refused:
-            raise PageError(f"{where}:{directive.fence_line}: site-block key {refused[0]!r} does not apply to a "
-                                 f"```{directive.language} block here (it accepts: {', '.join(sorted(accepts))})")
+            raise PageError(
+                f"{where}:{directive.fence_line}: site-block key {refused[0]!r} does not apply to a "
+                f"```{directive.language} block here (it accepts: {', '.join(sorted(accepts))})"
+            )
         result[directive.fence_line] = directive.options
     return result
 
@@ -156,7 +180,9 @@ def _edition_marker(body: str, where: str) -> str | None:
     if "edition" not in options:
         return None
     if len(options) > 1:
-        raise PageError(f"{where}: edition= stands alone in its directive, not with {sorted(set(options) - {'edition'})}")
+        raise PageError(
+            f"{where}: edition= stands alone in its directive, not with {sorted(set(options) - {'edition'})}"
+        )
     return options["edition"]
 
 
@@ -176,12 +202,15 @@ def edition_regions(text: str, where: str, language: str | None = None) -> list[
     for number, line, fence in Page.parse(text, where).lines():
         if fence is not None:
             if opened and fence.language in {"python", "py", "python3", "pycon"}:
-                raise PageError(f"{where}:{number}: a Python block inside an edition's own stretch: Python "
-                                f"blocks are shared by both editions (tests/pages/test_i18n.py)")
+                raise PageError(
+                    f"{where}:{number}: a Python block inside an edition's own stretch: Python "
+                    f"blocks are shared by both editions (tests/pages/test_i18n.py)"
+                )
             continue
         if opened and re.match(r"^\s*;?-+8<-+", line):
-            raise PageError(f"{where}:{number}: an include inside an edition's own stretch: includes are shared "
-                            f"by both editions")
+            raise PageError(
+                f"{where}:{number}: an include inside an edition's own stretch: includes are shared by both editions"
+            )
         comment = COMMENT.match(line)
         site_block = SITE_BLOCK.match(comment.group(1)) if comment else None
         value = _edition_marker(site_block.group(1), f"{where}:{number}") if site_block else None
@@ -193,8 +222,10 @@ def edition_regions(text: str, where: str, language: str | None = None) -> list[
             regions.append(Region(opened[0], number, opened[1]))
             opened = None
         elif opened is not None:
-            raise PageError(f"{where}:{number}: edition={value} inside the edition={opened[1]} stretch opened at "
-                            f"line {opened[0]}: close it first (edition=end)")
+            raise PageError(
+                f"{where}:{number}: edition={value} inside the edition={opened[1]} stretch opened at "
+                f"line {opened[0]}: close it first (edition=end)"
+            )
         elif language is not None and value != language:
             raise PageError(f"{where}:{number}: edition={value} on a page of the {language} edition")
         else:

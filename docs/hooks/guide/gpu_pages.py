@@ -30,46 +30,93 @@ PATH_ORDER = ("rocm", "xpu", "directml", "therock", "cuda", "cpu")
 
 TEXT = {
     "en": {
-        "backend": {"directml": "torch-directml (this guide)", "rocm": "AMD PyTorch on Windows (ROCm)",
-                    "therock": "TheRock nightly packages", "xpu": "PyTorch XPU", "cuda": "PyTorch CUDA",
-                    "cpu": "the CPU"},
-        "status": {"supported": "on the vendor's list", "prototype": "Prototype (PyTorch's label)",
-                   "nightly": "nightly builds", "build-only": "Build Passing only",
-                   "unlisted": "not on the vendor's list", "maintenance": "maintenance mode",
-                   "same-target": "not on the vendor's list by name; the vendor builds for its gfx target",
-                   "unsupported": "not supported"},
+        "backend": {
+            "directml": "torch-directml (this guide)",
+            "rocm": "AMD PyTorch on Windows (ROCm)",
+            "therock": "TheRock nightly packages",
+            "xpu": "PyTorch XPU",
+            "cuda": "PyTorch CUDA",
+            "cpu": "the CPU",
+        },
+        "status": {
+            "supported": "on the vendor's list",
+            "prototype": "Prototype (PyTorch's label)",
+            "nightly": "nightly builds",
+            "build-only": "Build Passing only",
+            "unlisted": "not on the vendor's list",
+            "maintenance": "maintenance mode",
+            "same-target": "not on the vendor's list by name; the vendor builds for its gfx target",
+            "unsupported": "not supported",
+        },
         "head": ["GPU (as Windows names it)", "Vendor, family", "gfx", "Windows 11", "Windows 10", "Back-ends"],
         "decision_head": ["Your GPU", "gfx", "Windows 11", "Windows 10", "Other options"],
-        "else": "otherwise", "others": "the others", "sep": "; ", "colon": ": ", "paren": " ({})", "ask": "depends on the processor: see [below](#amd-radeontm-graphics)",
-        "none": "—", "also": "also typed", "python": "Python", "windows": "Windows",
+        "else": "otherwise",
+        "others": "the others",
+        "sep": "; ",
+        "colon": ": ",
+        "paren": " ({})",
+        "ask": "depends on the processor: see [below](#amd-radeontm-graphics)",
+        "none": "—",
+        "also": "also typed",
+        "python": "Python",
+        "windows": "Windows",
         "from_setup": "The commands of [Set up the environment]({link}), from that page:",
         "therock": "TheRock's install command is on its [release page]({url}) (the nightly index); "
-                   "this guide does not test it. Create the environment first, and verify afterwards:",
+        "this guide does not test it. Create the environment first, and verify afterwards:",
         "cpu_note": "No GPU back-end fits: PyTorch on the CPU.",
         "checked": "Statuses checked {dates} at the linked sources.",
         "on_list": "on the vendor's list",
-        "ui": {"gpu": "Your GPU, as Windows names it", "win": "Windows", "py": "Your Python",
-               "py_any": "not installed yet", "placeholder": "e.g. AMD Radeon RX 6700 XT"},
+        "ui": {
+            "gpu": "Your GPU, as Windows names it",
+            "win": "Windows",
+            "py": "Your Python",
+            "py_any": "not installed yet",
+            "placeholder": "e.g. AMD Radeon RX 6700 XT",
+        },
     },
     "zh": {
-        "backend": {"directml": "torch-directml（本指南）", "rocm": "AMD 的 Windows 版 PyTorch（ROCm）",
-                    "therock": "TheRock nightly（每日构建）包", "xpu": "PyTorch XPU", "cuda": "PyTorch CUDA",
-                    "cpu": "CPU"},
-        "status": {"supported": "在厂商列表中", "prototype": "Prototype（PyTorch 的标注）",
-                   "nightly": "nightly（每日构建）版", "build-only": "仅 Build Passing", "unlisted": "不在厂商列表中",
-                   "same-target": "不在厂商列表中（按名称），但厂商为它的 gfx 目标提供构建",
-                   "maintenance": "维护模式", "unsupported": "不支持"},
+        "backend": {
+            "directml": "torch-directml（本指南）",
+            "rocm": "AMD 的 Windows 版 PyTorch（ROCm）",
+            "therock": "TheRock nightly（每日构建）包",
+            "xpu": "PyTorch XPU",
+            "cuda": "PyTorch CUDA",
+            "cpu": "CPU",
+        },
+        "status": {
+            "supported": "在厂商列表中",
+            "prototype": "Prototype（PyTorch 的标注）",
+            "nightly": "nightly（每日构建）版",
+            "build-only": "仅 Build Passing",
+            "unlisted": "不在厂商列表中",
+            "same-target": "不在厂商列表中（按名称），但厂商为它的 gfx 目标提供构建",
+            "maintenance": "维护模式",
+            "unsupported": "不支持",
+        },
         "head": ["显卡（Windows 显示的名称）", "厂商、系列", "gfx", "Windows 11", "Windows 10", "后端"],
         "decision_head": ["你的显卡", "gfx", "Windows 11", "Windows 10", "其他选择"],
-        "else": "否则", "others": "其余", "sep": "；", "colon": "：", "paren": "（{}）", "ask": "取决于处理器：见[下文](#amd-radeontm-graphics)",
-        "none": "—", "also": "也写作", "python": "Python", "windows": "Windows",
+        "else": "否则",
+        "others": "其余",
+        "sep": "；",
+        "colon": "：",
+        "paren": "（{}）",
+        "ask": "取决于处理器：见[下文](#amd-radeontm-graphics)",
+        "none": "—",
+        "also": "也写作",
+        "python": "Python",
+        "windows": "Windows",
         "from_setup": "[配置环境]({link})页面上的命令，直接取自该页：",
         "therock": "TheRock 的安装命令在它的[发布页]({url})上（nightly 索引）；本指南不测试它。先创建环境，装完再验证：",
         "cpu_note": "没有合适的 GPU 后端：在 CPU 上运行 PyTorch。",
         "checked": "以下状态于 {dates} 对照所链接的来源核对。",
         "on_list": "在厂商列表中",
-        "ui": {"gpu": "你的显卡（Windows 显示的名称）", "win": "Windows", "py": "你的 Python",
-               "py_any": "还没装", "placeholder": "例如 AMD Radeon RX 6700 XT"},
+        "ui": {
+            "gpu": "你的显卡（Windows 显示的名称）",
+            "win": "Windows",
+            "py": "你的 Python",
+            "py_any": "还没装",
+            "placeholder": "例如 AMD Radeon RX 6700 XT",
+        },
     },
 }
 # gpus.yml's family labels that hold English words, in Chinese; every other label gets Chinese punctuation only
@@ -105,69 +152,107 @@ OTHER_BACKENDS = "setup.md#other-back-ends-amd-rocm-intel-xpu-nvidia-cuda-cpu"
 # The labels of the linked content tabs on the later pages (docs/javascripts/backend_tabs.js).
 TAB_LABEL = {"directml": "DirectML", "rocm": "ROCm", "xpu": "XPU", "cuda": "CUDA", "cpu": "CPU", "therock": "ROCm"}
 # Each path's group of the troubleshooting page.
-TROUBLE = {"directml": "troubleshooting.md#installation", "cpu": "troubleshooting.md#installation",
-           "rocm": "troubleshooting.md#amd-rocm-and-intel-xpu-on-windows",
-           "therock": "troubleshooting.md#amd-rocm-and-intel-xpu-on-windows",
-           "xpu": "troubleshooting.md#xpu-not-available", "cuda": "troubleshooting.md#torch-not-compiled-with-cuda"}
+TROUBLE = {
+    "directml": "troubleshooting.md#installation",
+    "cpu": "troubleshooting.md#installation",
+    "rocm": "troubleshooting.md#amd-rocm-and-intel-xpu-on-windows",
+    "therock": "troubleshooting.md#amd-rocm-and-intel-xpu-on-windows",
+    "xpu": "troubleshooting.md#xpu-not-available",
+    "cuda": "troubleshooting.md#torch-not-compiled-with-cuda",
+}
 SCRIPTS_ZIP = "guide-scripts.zip"  # at the site's root, built with the site (on_post_build)
-SCRIPTS = ("doctor.py", "verify_directml.py", "choose_device.py", "verify_training.py", "mnist_data.py", "lenet.py",
-           "train_mnist.py")
+SCRIPTS = (
+    "doctor.py",
+    "verify_directml.py",
+    "choose_device.py",
+    "verify_training.py",
+    "mnist_data.py",
+    "lenet.py",
+    "train_mnist.py",
+)
 
 
 RECIPE_TEXT = {
     "en": {
-        "steps": "Your recipe", "jump": "Your commands, in order:",
-        "driver": "Install the current {driver}", "min_none": "the vendor's page names no minimum version",
+        "steps": "Your recipe",
+        "jump": "Your commands, in order:",
+        "driver": "Install the current {driver}",
+        "min_none": "the vendor's page names no minimum version",
         "min": "{min} or newer for this build",
         "min_quoted": ": NVIDIA's release notes as others quote them; NVIDIA's [compatibility page]({source}) says 525 or newer",
         "python_own": "Create the environment with your Python {p}",
         "python_other": "{b} needs Python {a} – {z}; yours is {p}: install {v} beside it ([how]({how})), then create the environment with it",
         "python_none": "Install Python {v} ([how]({how})), then create the environment with it",
         "policy": "PowerShell says running scripts is disabled? [The one-line fix]({policy}).",
-        "install": "Install PyTorch for this GPU", "install_rocm": "AMD's wheels for {gfx}",
-        "install_cuda": {"cu130": "the CUDA 13.0 build (Turing and newer)",
-                         "cu126": "the CUDA 12.6 build: the last with kernels for Maxwell, Pascal and Volta (PyTorch 2.14)"},
-        "unsettled": {"amd-rocm": "AMD's two stored revisions of its command file disagree on torchvision (0.29 or 0.29.0a0); this is the 0.29.0a0 one, which AMD's other notes list.",
-                      "pytorch-xpu": "PyTorch pins no version here: pip takes the newest on its XPU index.",
-                      "pytorch-cuda": "PyTorch pins no version here: pip takes the newest on that CUDA index."},
-        "mirror": "", "no_mirror": "",
+        "install": "Install PyTorch for this GPU",
+        "install_rocm": "AMD's wheels for {gfx}",
+        "install_cuda": {
+            "cu130": "the CUDA 13.0 build (Turing and newer)",
+            "cu126": "the CUDA 12.6 build: the last with kernels for Maxwell, Pascal and Volta (PyTorch 2.14)",
+        },
+        "unsettled": {
+            "amd-rocm": "AMD's two stored revisions of its command file disagree on torchvision (0.29 or 0.29.0a0); this is the 0.29.0a0 one, which AMD's other notes list.",
+            "pytorch-xpu": "PyTorch pins no version here: pip takes the newest on its XPU index.",
+            "pytorch-cuda": "PyTorch pins no version here: pip takes the newest on that CUDA index.",
+        },
+        "mirror": "",
+        "no_mirror": "",
         "scripts": "Get the scripts: [{zip}]({zip_href}) (every script of this guide, built with this site); unpack it into the project folder, or save them one by one ([set-up, step 5]({step5})).",
-        "checks": "Run the doctor, the training check, then train:", "doctor": "the doctor",
-        "training_check": "the training check", "training": "training",
+        "checks": "Run the doctor, the training check, then train:",
+        "doctor": "the doctor",
+        "training_check": "the training check",
+        "training": "training",
         "trouble": "Something failed? [Troubleshooting: {b}]({href})",
         "fallback": "If {b} fails: {f} ([its commands](#path-{fb}-commands)).",
         "setup": "Every step in detail: [Set up the environment]({href}).",
-        "ps": "PowerShell", "cmd": "cmd", "copy": "Copy", "copied": "Copied",
+        "ps": "PowerShell",
+        "cmd": "cmd",
+        "copy": "Copy",
+        "copied": "Copied",
         "nojs": "With JavaScript off, find your GPU in [Every GPU](#every-gpu) (Ctrl+F), then its path's commands below.",
-        "for_gfx": "For {gfx}: {cards}", "for_cuda": "For compute capability {archs}",
+        "for_gfx": "For {gfx}: {cards}",
+        "for_cuda": "For compute capability {archs}",
         "win10": "Windows 10 has been out of support since October 14, 2025: [what that means here](#windows-10).",
     },
     "zh": {
-        "steps": "你的步骤", "jump": "你的命令，按顺序：",
-        "driver": "安装最新的{driver}", "min_none": "厂商页面没有写最低版本",
+        "steps": "你的步骤",
+        "jump": "你的命令，按顺序：",
+        "driver": "安装最新的{driver}",
+        "min_none": "厂商页面没有写最低版本",
         "min": "这个构建需要 {min} 或更新",
         "min_quoted": "：这是别人引用的 NVIDIA 发行说明中的数字；NVIDIA 的[兼容性页面]({source})只写了 525 或更新",
         "python_own": "用你的 Python {p} 创建环境",
         "python_other": "{b} 需要 Python {a} – {z}；你的是 {p}：另装一个 {v} 与之并存（[怎么装]({how})），再用它创建环境",
         "python_none": "安装 Python {v}（[怎么装]({how})），再用它创建环境",
         "policy": "PowerShell 提示禁止运行脚本？[一行命令解决]({policy})。",
-        "install": "为这块显卡安装 PyTorch", "install_rocm": "AMD 为 {gfx} 提供的 wheel",
-        "install_cuda": {"cu130": "CUDA 13.0 构建（Turing 及更新）",
-                         "cu126": "CUDA 12.6 构建：最后一个带 Maxwell、Pascal、Volta kernel 的构建（PyTorch 2.14）"},
-        "unsettled": {"amd-rocm": "AMD 命令文件的两个存档版本对 torchvision 写法不一（0.29 或 0.29.0a0）；这里用 0.29.0a0，AMD 的其他说明也列这个版本。",
-                      "pytorch-xpu": "PyTorch 这里不锁定版本：pip 取其 XPU 索引上的最新版。",
-                      "pytorch-cuda": "PyTorch 这里不锁定版本：pip 取该 CUDA 索引上的最新版。"},
+        "install": "为这块显卡安装 PyTorch",
+        "install_rocm": "AMD 为 {gfx} 提供的 wheel",
+        "install_cuda": {
+            "cu130": "CUDA 13.0 构建（Turing 及更新）",
+            "cu126": "CUDA 12.6 构建：最后一个带 Maxwell、Pascal、Volta kernel 的构建（PyTorch 2.14）",
+        },
+        "unsettled": {
+            "amd-rocm": "AMD 命令文件的两个存档版本对 torchvision 写法不一（0.29 或 0.29.0a0）；这里用 0.29.0a0，AMD 的其他说明也列这个版本。",
+            "pytorch-xpu": "PyTorch 这里不锁定版本：pip 取其 XPU 索引上的最新版。",
+            "pytorch-cuda": "PyTorch 这里不锁定版本：pip 取该 CUDA 索引上的最新版。",
+        },
         "mirror": "国内网络：同一条命令走清华 PyPI 镜像（[换源说明]({china})）：",
         "no_mirror": "这个索引不在 PyPI 上，本指南没有核对过它的国内镜像；下载超时请看[国内网络]({china})。",
         "scripts": "获取脚本：[{zip}]({zip_href})（本指南的全部脚本，随本站一起生成）；解压到项目文件夹，或者逐个保存（[配置环境第 5 步]({step5})）。",
-        "checks": "依次运行诊断脚本、训练检查，然后训练：", "doctor": "诊断脚本",
-        "training_check": "训练检查", "training": "训练",
+        "checks": "依次运行诊断脚本、训练检查，然后训练：",
+        "doctor": "诊断脚本",
+        "training_check": "训练检查",
+        "training": "训练",
         "trouble": "出错了？[故障排除：{b}]({href})",
         "fallback": "{b} 不行时：{f}（[它的命令](#path-{fb}-commands)）。",
         "setup": "每一步的详细说明：[配置环境]({href})。",
-        "ps": "PowerShell", "cmd": "cmd", "copy": "复制", "copied": "已复制",
+        "ps": "PowerShell",
+        "cmd": "cmd",
+        "copy": "复制",
+        "copied": "已复制",
         "nojs": "关掉 JavaScript 时：在[全部显卡](#every-gpu)里找到你的显卡（Ctrl+F），再看下面对应路线的命令。",
-        "for_gfx": "{gfx}：{cards}", "for_cuda": "计算能力 {archs}",
+        "for_gfx": "{gfx}：{cards}",
+        "for_cuda": "计算能力 {archs}",
         "win10": "Windows 10 自 2025 年 10 月 14 日起停止支持：[这对你意味着什么](#windows-10)。",
     },
 }
@@ -203,8 +288,10 @@ def _support_cell(gpu, t: dict) -> str:
     parts = []
     for s in gpu.support:
         note = s.note_zh if t is TEXT["zh"] else s.note
-        parts.append(f"{t['backend'][s.backend]}{t['colon']}{_link(t['status'][s.status], s.source)}"
-                     + (t["paren"].format(note) if note else ""))
+        parts.append(
+            f"{t['backend'][s.backend]}{t['colon']}{_link(t['status'][s.status], s.source)}"
+            + (t["paren"].format(note) if note else "")
+        )
     return t["sep"].join(parts) or t["none"]
 
 
@@ -240,11 +327,25 @@ def decision_table(language: str) -> str:
             # list, the RX 6800 XT is not): never "on" and "not on" the list side by side, unexplained.
             sizes = [len(v[1]) for key, v in other.items() if key[0] == b]
             label = "" if len(sizes) == 1 else t["others"] if len(cards) == max(sizes) else ", ".join(cards)
-            parts.append(f"{t['backend'][b]}{t['colon']}{_link(t['status'][st], url)}"
-                         + (t["paren"].format(label) if label else ""))
+            parts.append(
+                f"{t['backend'][b]}{t['colon']}{_link(t['status'][st], url)}"
+                + (t["paren"].format(label) if label else "")
+            )
         others = t["sep"].join(parts)
-        rows.append("| " + " | ".join(_cell(c) for c in (
-            names, gfx, _path_cell(members[0], "11", t), _path_cell(members[0], "10", t), others or t["none"])) + " |")
+        rows.append(
+            "| "
+            + " | ".join(
+                _cell(c)
+                for c in (
+                    names,
+                    gfx,
+                    _path_cell(members[0], "11", t),
+                    _path_cell(members[0], "10", t),
+                    others or t["none"],
+                )
+            )
+            + " |"
+        )
     return "\n".join(rows)
 
 
@@ -257,8 +358,7 @@ def _by_gfx(select=lambda g: True) -> dict[str, list]:
 
 
 def gfx_list(language: str) -> str:
-    return "\n".join(f"- `{gfx}`: " + ", ".join(_short(g.name) for g in members)
-                     for gfx, members in _by_gfx().items())
+    return "\n".join(f"- `{gfx}`: " + ", ".join(_short(g.name) for g in members) for gfx, members in _by_gfx().items())
 
 
 def card(language: str, gfx: str) -> str:
@@ -275,8 +375,11 @@ def _on_rocm_list(gpu) -> bool:
 
 def gfx_examples(language: str, except_gfx: str = "gfx1100") -> str:
     joiner = "；" if language == "zh" else "; "
-    return joiner.join(f"`{gfx}` " + " / ".join(_short(g.name) for g in members)
-                       for gfx, members in _by_gfx(_on_rocm_list).items() if gfx != except_gfx)
+    return joiner.join(
+        f"`{gfx}` " + " / ".join(_short(g.name) for g in members)
+        for gfx, members in _by_gfx(_on_rocm_list).items()
+        if gfx != except_gfx
+    )
 
 
 def backend_gpus(language: str, backend: str) -> str:
@@ -285,7 +388,7 @@ def backend_gpus(language: str, backend: str) -> str:
     t = TEXT[language]
     lines = []
     for status in ("supported", "prototype", "nightly", "build-only"):
-        targets = _by_gfx(lambda g: (s := g.backend(backend)) is not None and s.status == status)
+        targets = _by_gfx(lambda g, status=status: (s := g.backend(backend)) is not None and s.status == status)
         if targets:
             source = targets[next(iter(targets))][0].backend(backend).source
             lines.append(_link(t["status"][status], source) + ": " + ", ".join(f"`{gfx}`" for gfx in targets))
@@ -310,18 +413,28 @@ def _python_anchor() -> str:
 
 
 def _links() -> dict:
-    return {"how": _python_anchor(), "policy": SETUP_ANCHOR["directml"], "step5": "setup.md#5-get-the-scripts",
-            "china": "setup.md#china-network", "doctor": "verification.md#start-with-the-doctor",
-            "training_check": "verification.md#check-training-too", "training": "mnist-training.md",
-            "setup": OTHER_BACKENDS}
+    return {
+        "how": _python_anchor(),
+        "policy": SETUP_ANCHOR["directml"],
+        "step5": "setup.md#5-get-the-scripts",
+        "china": "setup.md#china-network",
+        "doctor": "verification.md#start-with-the-doctor",
+        "training_check": "verification.md#check-training-too",
+        "training": "mnist-training.md",
+        "setup": OTHER_BACKENDS,
+    }
 
 
 def _driver(vendor: str, build: str | None = None) -> dict:
     driver = recipes.vendor_index()["drivers"]["microsoft" if vendor in {"qualcomm", "microsoft"} else vendor]
     minimum = driver["minimum"]
-    return {"label": driver["label"], "url": driver["url"],
-            "min": minimum.get(build) if isinstance(minimum, dict) else minimum, "source": driver["source"],
-            "quoted": build in driver.get("minimum_quoted", [])}
+    return {
+        "label": driver["label"],
+        "url": driver["url"],
+        "min": minimum.get(build) if isinstance(minimum, dict) else minimum,
+        "source": driver["source"],
+        "quoted": build in driver.get("minimum_quoted", []),
+    }
 
 
 def _install_what(key: str, language: str) -> str:
@@ -339,7 +452,7 @@ def _unsettled_name(key: str) -> str | None:
 
 
 def _fence(code: str, title: str = "", language: str = "powershell") -> str:
-    return f'```{language}' + (f' title="{title}"' if title else "") + f"\n{code}\n```"
+    return f"```{language}" + (f' title="{title}"' if title else "") + f"\n{code}\n```"
 
 
 def _installs_of(backend: str) -> dict[str, list]:
@@ -370,17 +483,21 @@ def paths(language: str) -> str:
             facts += f" · {t['python']} {python[0]} – {python[1]}"
         facts += " (" + _link(("核对于 " if language == "zh" else "checked ") + checked, source) + ")"
         vendors = dict.fromkeys(g.vendor for gs in installs.values() for g in gs)
-        drivers = "; ".join(_link(_driver(v)["label"], _driver(v)["url"]) for v in vendors) or \
-            _link(_driver("microsoft")["label"], _driver("microsoft")["url"])
+        drivers = "; ".join(_link(_driver(v)["label"], _driver(v)["url"]) for v in vendors) or _link(
+            _driver("microsoft")["label"], _driver("microsoft")["url"]
+        )
         guide_python = recipes.python_for(backend, None)[0]
         venv = recipes.venv_commands(guide_python)
         stop, colon = ("。", "：") if language == "zh" else (".", ":")
-        body = [f"{t['cpu_note']}" if backend == "cpu" else "",
-                f"**1.** {r['driver'].format(driver=drivers)}{stop}",
-                f"**2.** {r['python_none'].format(v=guide_python, how=links['how'])}{colon}",
-                _fence(venv["powershell"], r["ps"]), _fence(venv["cmd"], r["cmd"], "bat"),
-                r["policy"].format(policy=links["policy"]),
-                f"**3.** {r['install']}{colon}"]
+        body = [
+            f"{t['cpu_note']}" if backend == "cpu" else "",
+            f"**1.** {r['driver'].format(driver=drivers)}{stop}",
+            f"**2.** {r['python_none'].format(v=guide_python, how=links['how'])}{colon}",
+            _fence(venv["powershell"], r["ps"]),
+            _fence(venv["cmd"], r["cmd"], "bat"),
+            r["policy"].format(policy=links["policy"]),
+            f"**3.** {r['install']}{colon}",
+        ]
         if not installs:
             installs = {"cpu": []}
         for key, members in installs.items():
@@ -390,13 +507,19 @@ def paths(language: str) -> str:
                 body.append(r["for_gfx"].format(gfx=f"**`{arg}`**", cards=cards) + f"\n{{: #path-rocm-{arg} }}")
             elif backend_key == "cuda":
                 archs = ", ".join(recipes.vendor_index()["published"]["pytorch-cuda"]["architectures"][arg])
-                body.append(f"**{arg}**: {r['install_cuda'][arg]}. " + r["for_cuda"].format(archs=archs)
-                            + f".\n{{: #path-cuda-{arg} }}")
+                body.append(
+                    f"**{arg}**: {r['install_cuda'][arg]}. "
+                    + r["for_cuda"].format(archs=archs)
+                    + f".\n{{: #path-cuda-{arg} }}"
+                )
             body.append(_fence(recipes.install_command(key)))
             mirror = recipes.mirror_command(key)
             if language == "zh":
-                body.append(r["mirror"].format(china=links["china"]) + "\n\n" + _fence(mirror) if mirror
-                            else r["no_mirror"].format(china=links["china"]))
+                body.append(
+                    r["mirror"].format(china=links["china"]) + "\n\n" + _fence(mirror)
+                    if mirror
+                    else r["no_mirror"].format(china=links["china"])
+                )
         note = _unsettled_name(next(iter(installs)))
         if note:
             body.append(r["unsettled"][note])
@@ -404,12 +527,17 @@ def paths(language: str) -> str:
         body.append("**4.** " + scripts.format(step5=links["step5"]))
         body.append("**5.** " + r["checks"])
         body.append(_fence("\n".join(recipes.CHECKS)))
-        body.append(f"[{r['doctor']}]({links['doctor']}) · [{r['training_check']}]({links['training_check']}) · "
-                    f"[{r['training']}]({links['training']}) · "
-                    + r["trouble"].format(b=t["backend"][backend], href=TROUBLE[backend]))
-        out.append(f'<div class="chooser-path" id="path-{backend}" data-path="{backend}" markdown>\n\n'
-                   f"### {t['backend'][backend]} {{#path-{backend}-commands}}\n\n{facts}\n\n"
-                   + "\n\n".join(b for b in body if b) + "\n\n</div>")
+        body.append(
+            f"[{r['doctor']}]({links['doctor']}) · [{r['training_check']}]({links['training_check']}) · "
+            f"[{r['training']}]({links['training']}) · "
+            + r["trouble"].format(b=t["backend"][backend], href=TROUBLE[backend])
+        )
+        out.append(
+            f'<div class="chooser-path" id="path-{backend}" data-path="{backend}" markdown>\n\n'
+            f"### {t['backend'][backend]} {{#path-{backend}-commands}}\n\n{facts}\n\n"
+            + "\n\n".join(b for b in body if b)
+            + "\n\n</div>"
+        )
     return "\n\n".join(out)
 
 
@@ -429,29 +557,44 @@ def table(language: str) -> str:
             facts.append(_link(f"compute {gpu.cuda_cc}", gpu.cuda_cc_source))
         if gpu.ambiguous:
             where = "#amd-radeontm-graphics" if gpu.vendor == "amd" else "#path-cuda-commands"
-            paths_text = (gpu.question_zh if language == "zh" else gpu.question) + " " + " / ".join(
-                f"{c.label_zh if language == 'zh' else c.label}: {c.gpu}" for c in gpu.choices) + f" ([→]({where}))"
+            paths_text = (
+                (gpu.question_zh if language == "zh" else gpu.question)
+                + " "
+                + " / ".join(f"{c.label_zh if language == 'zh' else c.label}: {c.gpu}" for c in gpu.choices)
+                + f" ([→]({where}))"
+            )
         else:
             parts = []
             for version in ("11", "10"):
                 path, fallback = gpu.path[version], gpu.fallback[version]
                 key = recipes.install_key(gpu, path)
-                anchor = f"#path-rocm-{gpu.gfx}" if path == "rocm" else \
-                    f"#path-cuda-{key.partition(':')[2]}" if path == "cuda" else f"#path-{path}-commands"
+                anchor = (
+                    f"#path-rocm-{gpu.gfx}"
+                    if path == "rocm"
+                    else f"#path-cuda-{key.partition(':')[2]}"
+                    if path == "cuda"
+                    else f"#path-{path}-commands"
+                )
                 text = f"{t['windows']} {version}{t['colon']}" + _link(f"**{t['backend'][path]}**", anchor)
                 if fallback != path:
                     text += ("，" if language == "zh" else ", ") + f"{t['else']} {t['backend'][fallback]}"
                 parts.append(text)
             paths_text = sep.join(parts)
         stop, comma = ("。", "，") if language == "zh" else (". ", ", ")
-        entries.append(f"- {name}{t['colon']}{comma.join(facts)}{stop}{paths_text}{stop}{t['head'][5]}{t['colon']}"
-                       + _support_cell(gpu, t))
+        entries.append(
+            f"- {name}{t['colon']}{comma.join(facts)}{stop}{paths_text}{stop}{t['head'][5]}{t['colon']}"
+            + _support_cell(gpu, t)
+        )
     dates = sorted({s.checked for g in gpus.load() for s in g.support} | {g.gfx_checked for g in gpus.load() if g.gfx})
     span = dates[0] if dates[0] == dates[-1] else f"{dates[0]} – {dates[-1]}"
     # Out of the search index: 100 entries of GPU names, families and statuses would match every message
     # that names a GPU ahead of the section that answers it. Class gpu-table: laid out only near the screen.
-    return (t["checked"].format(dates=span) + '\n\n<div class="gpu-table" data-search-exclude markdown>\n\n'
-            + "\n".join(entries) + "\n\n</div>")
+    return (
+        t["checked"].format(dates=span)
+        + '\n\n<div class="gpu-table" data-search-exclude markdown>\n\n'
+        + "\n".join(entries)
+        + "\n\n</div>"
+    )
 
 
 def chooser_data(language: str) -> dict:
@@ -465,28 +608,51 @@ def chooser_data(language: str) -> dict:
                 if key not in installs:
                     name = _unsettled_name(key)
                     build = key.partition(":")[2] if key.startswith("cuda:") else None
-                    installs[key] = {"cmd": recipes.install_command(key), "mirror": recipes.mirror_command(key),
-                                     "what": _install_what(key, language),
-                                     "note": r["unsettled"][name] if name else "", "build": build}
-        entries.append({
-            "name": gpu.name, "keys": gpu.keys(), "vendor": gpu.vendor, "family": family_label(gpu.family, language),
-            "gfx": gpu.gfx,
-            "path": gpu.path, "fallback": gpu.fallback, "install": keys,
-            "support": [[s.backend, t["status"][s.status], s.source, s.note_zh if language == "zh" else s.note]
-                        for s in gpu.support],
-            "question": gpu.question_zh if language == "zh" else gpu.question,
-            "choices": [[c.label_zh if language == "zh" else c.label, c.gpu] for c in gpu.choices],
-        })
+                    installs[key] = {
+                        "cmd": recipes.install_command(key),
+                        "mirror": recipes.mirror_command(key),
+                        "what": _install_what(key, language),
+                        "note": r["unsettled"][name] if name else "",
+                        "build": build,
+                    }
+        entries.append(
+            {
+                "name": gpu.name,
+                "keys": gpu.keys(),
+                "vendor": gpu.vendor,
+                "family": family_label(gpu.family, language),
+                "gfx": gpu.gfx,
+                "path": gpu.path,
+                "fallback": gpu.fallback,
+                "install": keys,
+                "support": [
+                    [s.backend, t["status"][s.status], s.source, s.note_zh if language == "zh" else s.note]
+                    for s in gpu.support
+                ],
+                "question": gpu.question_zh if language == "zh" else gpu.question,
+                "choices": [[c.label_zh if language == "zh" else c.label, c.gpu] for c in gpu.choices],
+            }
+        )
     drivers = {v: _driver(v) for v in recipes.vendor_index()["drivers"]}
     for build in ("cu130", "cu126"):
         drivers[f"nvidia:{build}"] = _driver("nvidia", build)
     links = {k: _href(v) for k, v in _links().items()}
     links["zip"] = _zip_href(language)
     links["trouble"] = {b: _href(v) for b, v in TROUBLE.items()}
-    return {"gpus": entries, "installs": installs, "drivers": drivers, "links": links, "text": r,
-            "checks": list(recipes.CHECKS), "guide_python": pins.load_pins()["python"], "tabs": TAB_LABEL,
-            "backends": {b: {"label": t["backend"][b], "python": v["python"], "windows": list(v["windows"])}
-                         for b, v in gpus.BACKENDS.items()}}
+    return {
+        "gpus": entries,
+        "installs": installs,
+        "drivers": drivers,
+        "links": links,
+        "text": r,
+        "checks": list(recipes.CHECKS),
+        "guide_python": pins.load_pins()["python"],
+        "tabs": TAB_LABEL,
+        "backends": {
+            b: {"label": t["backend"][b], "python": v["python"], "windows": list(v["windows"])}
+            for b, v in gpus.BACKENDS.items()
+        },
+    }
 
 
 def chooser(language: str, script_url: str) -> str:
@@ -494,8 +660,11 @@ def chooser(language: str, script_url: str) -> str:
     options = "".join(f'<option value="{p}">{p}</option>' for p in recipes.PYTHONS)
     names = "".join(f'<option value="{html.escape(g.name)}"></option>' for g in gpus.load())
     data = json.dumps(chooser_data(language), ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
-    nojs = RECIPE_TEXT[language]["nojs"].replace("[Every GPU](#every-gpu)", '<a href="#every-gpu">Every GPU</a>') \
+    nojs = (
+        RECIPE_TEXT[language]["nojs"]
+        .replace("[Every GPU](#every-gpu)", '<a href="#every-gpu">Every GPU</a>')
         .replace("[全部显卡](#every-gpu)", '<a href="#every-gpu">全部显卡</a>')
+    )
     return (
         # Visible from the first paint (no layout shift when the script starts); hidden only without JavaScript.
         f'<noscript><style>#chooser{{display:none}}</style><p class="chooser-nojs">{nojs}</p></noscript>'
@@ -504,12 +673,12 @@ def chooser(language: str, script_url: str) -> str:
         f'<input id="chooser-gpu" name="gpu" list="chooser-names" autocomplete="off" spellcheck="false" '
         f'placeholder="{html.escape(ui["placeholder"])}"></p>'
         f'<datalist id="chooser-names">{names}</datalist>'
-        f'<fieldset><legend>{ui["win"]}</legend>'
+        f"<fieldset><legend>{ui['win']}</legend>"
         '<label><input type="radio" name="win" value="11" checked> Windows 11</label> '
         '<label><input type="radio" name="win" value="10"> Windows 10</label></fieldset>'
         f'<p><label for="chooser-py">{ui["py"]}</label> <select id="chooser-py" name="py">'
         f'<option value="">{ui["py_any"]}</option>{options}</select></p>'
-        '</form>'
+        "</form>"
         # The answer; inside it, the script leaves <div id="chooser-runs"></div> for the readers' reported
         # runs of that GPU (another script fills it).
         '<div class="chooser-answer" id="chooser-answer" aria-live="polite"></div>'
@@ -550,8 +719,13 @@ def render(markdown: str, language: str, script_url: str = "javascripts/chooser.
         name, arg = match.group(1), match.group(2)
         if name == "chooser":
             return chooser(language, script_url)
-        renderers = {"table": table, "paths": paths, "decision_table": decision_table, "gfx_list": gfx_list,
-                     "gfx_examples": gfx_examples}
+        renderers = {
+            "table": table,
+            "paths": paths,
+            "decision_table": decision_table,
+            "gfx_list": gfx_list,
+            "gfx_examples": gfx_examples,
+        }
         with_arg = {"backend_gpus": backend_gpus, "card": card, "choices": choices}
         if name in renderers and arg is None:
             return renderers[name](language)

@@ -31,8 +31,10 @@ BACKENDS = {
 # Where each back-end fact above comes from, and when it was checked there.
 BACKEND_SOURCES = {
     "directml": ("https://pypi.org/project/torch-directml/#files", "2026-12-01"),
-    "rocm": ("https://github.com/AMD-Ecosystem/ai-ecosystem/blob/main/docs/frameworks/pytorch/install.rst",
-             "2026-12-01"),
+    "rocm": (
+        "https://github.com/AMD-Ecosystem/ai-ecosystem/blob/main/docs/frameworks/pytorch/install.rst",
+        "2026-12-01",
+    ),
     "therock": ("https://github.com/ROCm/TheRock/blob/main/RELEASES.md", "2026-12-01"),
     "xpu": ("https://docs.pytorch.org/docs/stable/notes/get_start_xpu.html", "2026-12-01"),
     "cuda": ("https://pytorch.org/get-started/locally/", "2026-12-01"),
@@ -42,15 +44,31 @@ BACKEND_SOURCES = {
 # build-only: TheRock's "Build Passing" and no more; unlisted: the same chip, but not on the vendor's list;
 # maintenance: torch-directml (maintenance mode); unsupported: does not run; same-target: not on the vendor's
 # list by name, but the vendor ships a build for its gfx target (the note says which listed GPU shares it).
-STATUSES = ("supported", "prototype", "nightly", "build-only", "same-target", "unlisted", "maintenance",
-            "unsupported")
+STATUSES = ("supported", "prototype", "nightly", "build-only", "same-target", "unlisted", "maintenance", "unsupported")
 USABLE = {"supported", "prototype", "nightly", "maintenance", "same-target"}  # a status a recommended path may have
 VENDORS = ("amd", "intel", "nvidia", "qualcomm", "microsoft")
 KINDS = ("dedicated", "integrated", "software")
 WINDOWS = ("11", "10")
 
-GPU_KEYS = {"name", "aliases", "vendor", "family", "kind", "group", "gfx", "gfx_source", "gfx_checked",
-            "cuda_cc", "cuda_cc_source", "support", "path", "fallback", "choices", "question", "question_zh"}
+GPU_KEYS = {
+    "name",
+    "aliases",
+    "vendor",
+    "family",
+    "kind",
+    "group",
+    "gfx",
+    "gfx_source",
+    "gfx_checked",
+    "cuda_cc",
+    "cuda_cc_source",
+    "support",
+    "path",
+    "fallback",
+    "choices",
+    "question",
+    "question_zh",
+}
 CUDA_CC = re.compile(r"^[0-9]{1,2}\.[0-9]$")  # an NVIDIA compute capability, "8.6"
 REQUIRED = {"name", "vendor", "family", "kind", "group", "support", "path", "fallback"}
 SUPPORT_KEYS = {"backend", "status", "note", "note_zh", "source", "checked"}
@@ -131,9 +149,13 @@ def normalize(name: str) -> str:
 def vendor_of(name: str) -> str | None:
     """The vendor a name says it is from, if it says so."""
     words = set(re.sub(r"[^a-z0-9]+", " ", DROPPED.sub(" ", name.lower())).split())
-    for vendor, marks in (("intel", {"intel", "arc", "iris", "uhd"}), ("nvidia", {"nvidia", "geforce", "quadro"}),
-                          ("qualcomm", {"qualcomm", "adreno"}), ("amd", {"amd", "radeon"}),
-                          ("microsoft", {"microsoft"})):
+    for vendor, marks in (
+        ("intel", {"intel", "arc", "iris", "uhd"}),
+        ("nvidia", {"nvidia", "geforce", "quadro"}),
+        ("qualcomm", {"qualcomm", "adreno"}),
+        ("amd", {"amd", "radeon"}),
+        ("microsoft", {"microsoft"}),
+    ):
         if words & marks:
             return vendor
     return None
@@ -167,14 +189,22 @@ def _keys(entry, allowed: set[str], required: set[str], where: str) -> None:
 def _support(entry, where: str) -> Support:
     _keys(entry, SUPPORT_KEYS, {"backend", "status", "source", "checked"}, where)
     if entry["backend"] not in BACKENDS or entry["backend"] == "cpu":
-        raise GpuDataError(f"{where}: unknown back-end {entry['backend']!r} "
-                           f"(back-ends: {', '.join(b for b in BACKENDS if b != 'cpu')})")
+        raise GpuDataError(
+            f"{where}: unknown back-end {entry['backend']!r} "
+            f"(back-ends: {', '.join(b for b in BACKENDS if b != 'cpu')})"
+        )
     if entry["status"] not in STATUSES:
         raise GpuDataError(f"{where}: bad status {entry['status']!r} (statuses: {', '.join(STATUSES)})")
     if bool(entry.get("note")) != bool(entry.get("note_zh")):
         raise GpuDataError(f"{where}: a note needs both editions (note and note_zh)")
-    return Support(entry["backend"], entry["status"], _url(entry["source"], where),
-                   _date(entry["checked"], where), entry.get("note", ""), entry.get("note_zh", ""))
+    return Support(
+        entry["backend"],
+        entry["status"],
+        _url(entry["source"], where),
+        _date(entry["checked"], where),
+        entry.get("note", ""),
+        entry.get("note_zh", ""),
+    )
 
 
 def _by_windows(value, what: str, where: str) -> dict:
@@ -210,7 +240,9 @@ def _gpu(entry, where: str) -> Gpu:
             raise GpuDataError(f"{where}: an AMD GPU with a ROCm back-end needs its gfx target")
     cc = entry.get("cuda_cc")
     if cc is not None and (not CUDA_CC.match(str(cc)) or "cuda_cc_source" not in entry):
-        raise GpuDataError(f"{where}: cuda_cc {cc!r} must be a compute capability such as \"8.6\", with its cuda_cc_source")
+        raise GpuDataError(
+            f'{where}: cuda_cc {cc!r} must be a compute capability such as "8.6", with its cuda_cc_source'
+        )
     if cc is not None:
         _url(entry["cuda_cc_source"], where)
     if cc is None and any(s.get("backend") == "cuda" for s in entry.get("support") or []):
@@ -228,20 +260,35 @@ def _gpu(entry, where: str) -> Gpu:
                 continue
             fact = next((s for s in support if s.backend == backend), None)
             if fact is None or fact.status not in USABLE:
-                raise GpuDataError(f"{where}: {what} {version} is {backend}, which its support list does not "
-                                   f"back with a usable status ({', '.join(sorted(USABLE))})")
+                raise GpuDataError(
+                    f"{where}: {what} {version} is {backend}, which its support list does not "
+                    f"back with a usable status ({', '.join(sorted(USABLE))})"
+                )
             if version not in fact.windows:
                 raise GpuDataError(f"{where}: {what} {version} is {backend}, which does not run on Windows {version}")
     choices = []
     for i, choice in enumerate(entry.get("choices") or [], 1):
         _keys(choice, CHOICE_KEYS, CHOICE_KEYS, f"{where} choice {i}")
         choices.append(Choice(choice["label"], choice["label_zh"], choice["gpu"]))
-    return Gpu(name=entry["name"], vendor=entry["vendor"], family=str(entry["family"]), kind=entry["kind"],
-               group=str(entry["group"]), support=support, path=path, fallback=fallback,
-               aliases=tuple(entry.get("aliases") or ()), gfx=gfx, gfx_source=entry.get("gfx_source"),
-               gfx_checked=_date(entry["gfx_checked"], where) if gfx else None, choices=tuple(choices),
-               cuda_cc=str(cc) if cc is not None else None, cuda_cc_source=entry.get("cuda_cc_source"),
-               question=entry.get("question", ""), question_zh=entry.get("question_zh", ""))
+    return Gpu(
+        name=entry["name"],
+        vendor=entry["vendor"],
+        family=str(entry["family"]),
+        kind=entry["kind"],
+        group=str(entry["group"]),
+        support=support,
+        path=path,
+        fallback=fallback,
+        aliases=tuple(entry.get("aliases") or ()),
+        gfx=gfx,
+        gfx_source=entry.get("gfx_source"),
+        gfx_checked=_date(entry["gfx_checked"], where) if gfx else None,
+        choices=tuple(choices),
+        cuda_cc=str(cc) if cc is not None else None,
+        cuda_cc_source=entry.get("cuda_cc_source"),
+        question=entry.get("question", ""),
+        question_zh=entry.get("question_zh", ""),
+    )
 
 
 def parse(text: str, file: str = "gpus.yml") -> list[Gpu]:

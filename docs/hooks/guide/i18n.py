@@ -115,7 +115,13 @@ def on_post_build(config):
     from mkdocs_jupyter.plugin import _compute_cache_key, _get_cache_path
 
     for notebook in Path(config.docs_dir).rglob("*.ipynb"):
-        if jupyter.should_include(File(notebook.relative_to(config.docs_dir).as_posix(), config.docs_dir,
-                                       config.site_dir, config.use_directory_urls)):
+        if jupyter.should_include(
+            File(
+                notebook.relative_to(config.docs_dir).as_posix(),
+                config.docs_dir,
+                config.site_dir,
+                config.use_directory_urls,
+            )
+        ):
             key = _compute_cache_key(str(notebook), jupyter.config, jupyter.config["execute"])
             used.add(_get_cache_path(jupyter.config["cache_dir"], key))

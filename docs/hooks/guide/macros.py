@@ -41,7 +41,9 @@ def expand(markdown: str, where: str, language: str = "en", script_url: str = "j
                 raise MacroError(f"unknown placeholder {match.group(0)!r}")
             return text
         except MacroError as error:
-            raise MacroError(error.args[0] if error.args[0].startswith(f"{where}:") else f"{where}:{line}: {error}")
+            raise MacroError(
+                error.args[0] if error.args[0].startswith(f"{where}:") else f"{where}:{line}: {error}"
+            ) from None
         except (KeyError, ValueError, gpu_pages.GpuPageError, gpu_pages.gpus.GpuDataError) as error:
             message = error.args[0] if isinstance(error, KeyError) else str(error)
             raise MacroError(f"{where}:{line}: {message}") from None

@@ -29,8 +29,10 @@ def site_root(config) -> str:
 def home_links(html: str, root: str) -> str:
     """The language menu's links to each edition's home page."""
     return LANGUAGE_LINK.sub(
-        lambda m: f'<a href="{root}{"" if m.group(1) == "en" else m.group(1) + "/"}" hreflang="{m.group(1)}" '
-        'class="md-select__link">',
+        lambda m: (
+            f'<a href="{root}{"" if m.group(1) == "en" else m.group(1) + "/"}" hreflang="{m.group(1)}" '
+            'class="md-select__link">'
+        ),
         html,
     )
 

@@ -31,7 +31,9 @@ from guide.page import Page
 SOURCE = ROOT / "docs" / "hooks" / "train_mnist_notebook.md"
 NOTEBOOK = ROOT / "docs" / "train-mnist-notebook.ipynb"
 # The Chinese edition's notebook: Chinese prose, the same code cells (tests/pages/test_i18n.py compares them).
-TRANSLATED = {"zh": (ROOT / "docs" / "hooks" / "train_mnist_notebook.zh.md", ROOT / "docs" / "train-mnist-notebook.zh.ipynb")}
+TRANSLATED = {
+    "zh": (ROOT / "docs" / "hooks" / "train_mnist_notebook.zh.md", ROOT / "docs" / "train-mnist-notebook.zh.ipynb")
+}
 CELL_KEYS = {"tags"}  # the site-block keys of a notebook cell (guide.directives.KEYS)
 HEADING = re.compile(r"^#{1,6}[ \t].*$", re.M)
 ANCHOR = re.compile(r"[ \t]+\{#([a-z0-9][a-z0-9-]*)\}[ \t]*$")
@@ -64,8 +66,11 @@ def project_import(line: str, snippets: Path = SNIPPETS) -> bool:
 
 def code_cell_source(include_lines: list[str], root: Path = ROOT) -> str:
     """The code a fence of includes stands for, less imports of the project's own modules."""
-    lines = [line for line in expand("\n".join(include_lines), root).splitlines()
-             if not project_import(line, root / "snippets")]
+    lines = [
+        line
+        for line in expand("\n".join(include_lines), root).splitlines()
+        if not project_import(line, root / "snippets")
+    ]
     return re.sub(r"\n{4,}", "\n\n\n", "\n".join(lines)).strip("\n")
 
 
@@ -77,7 +82,7 @@ def imported_names(line: str) -> list[str]:
     if line.startswith("from "):
         parts = line.split(" import ", 1)[1].split(",")
     else:
-        parts = line[len("import "):].split(",")
+        parts = line[len("import ") :].split(",")
     return [part.split(" as ")[-1].strip().split(".")[0] for part in parts]
 
 
@@ -96,8 +101,12 @@ def hoist_imports(sources: list[str]) -> tuple[str, list[str]]:
                 kept.append(line)
         bodies.append(re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip("\n"))
     code = "\n".join(bodies)
-    used = [line for line in imports if line.startswith("from __future__")
-            or any(re.search(rf"\b{re.escape(name)}\b", code) for name in imported_names(line))]
+    used = [
+        line
+        for line in imports
+        if line.startswith("from __future__")
+        or any(re.search(rf"\b{re.escape(name)}\b", code) for name in imported_names(line))
+    ]
     future = [line for line in used if line.startswith("from __future__")]
     stdlib = [line for line in used if line not in future and line.split()[1].split(".")[0] in sys.stdlib_module_names]
     others = [line for line in used if line not in future and line not in stdlib]
@@ -138,7 +147,7 @@ def build(source: Path = SOURCE, root: Path = ROOT):
 
     code_cells = [cell for cell in cells if cell.cell_type == "code"]
     imports, bodies = hoist_imports([cell.source for cell in code_cells])
-    for cell, body in zip(code_cells, bodies):
+    for cell, body in zip(code_cells, bodies, strict=True):
         cell.source = body
     cells.insert(cells.index(code_cells[0]), nbf.new_code_cell(imports))
     notebook = nbf.new_notebook(cells=cells)

@@ -29,7 +29,9 @@ from pathlib import Path
 STYLE = re.compile(r"<style\b[^>]*>.*?</style>\s*", re.S)
 SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>\s*", re.S)
 # The renderer's copy button and the hidden copy of the cell's source it reads.
-COPY_BUTTON = re.compile(r'<div class="zeroclipboard-container">\s*<clipboard-copy\b.*?</clipboard-copy>\s*</div>\s*', re.S)
+COPY_BUTTON = re.compile(
+    r'<div class="zeroclipboard-container">\s*<clipboard-copy\b.*?</clipboard-copy>\s*</div>\s*', re.S
+)
 COPY_SOURCE = re.compile(r'<div class="clipboard-copy-txt" id="cell-\d+">.*?</div>\s*', re.S)
 CODE = re.compile(r'<div class="highlight-ipynb hl-(\w+)[^"]*"><pre>(.*?)</pre></div>', re.S)
 # Cell wrappers that mkdocs-jupyter makes focusable although they are not interactive.
@@ -48,8 +50,10 @@ def set_heading_ids(html: str, anchors: list[str]) -> str:
     """The page's headings with ``anchors`` as their ids and links, in order; ValueError if the counts differ."""
     found = len(HEADING.findall(html))
     if found != len(anchors):
-        raise ValueError(f"{found} headings on the page but {len(anchors)} anchors in the notebook: rebuild it "
-                         "(python docs/hooks/notebook.py)")
+        raise ValueError(
+            f"{found} headings on the page but {len(anchors)} anchors in the notebook: rebuild it "
+            "(python docs/hooks/notebook.py)"
+        )
     names = iter(anchors)
 
     def replace(match: re.Match) -> str:
@@ -70,7 +74,7 @@ def set_toc_ids(toc, anchors: list[str]) -> None:
     links = list(_toc_links(toc))
     if len(links) != len(anchors):
         raise ValueError(f"{len(links)} entries in the table of contents but {len(anchors)} anchors")
-    for link, anchor in zip(links, anchors):
+    for link, anchor in zip(links, anchors, strict=True):
         link.id = anchor
 
 

@@ -111,7 +111,7 @@ def _fence(number: int, opening: re.Match[str], body: list[str], end: int, close
     indent, marker, info = opening["indent"], opening["fence"], opening["info"].strip()
     language = LANGUAGE.match(info).group(1).lower()
     attributes = {key: value.strip("\"'") for key, value in ATTRIBUTE.findall(info)}
-    text = "\n".join(line[len(indent):] if line.startswith(indent) else line.lstrip() for line in body)
+    text = "\n".join(line[len(indent) :] if line.startswith(indent) else line.lstrip() for line in body)
     return Fence(number, end, indent, marker, language, info, text + "\n" if body else "", attributes, closed=closed)
 
 

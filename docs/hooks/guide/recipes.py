@@ -100,8 +100,10 @@ def unsettled(key: str) -> str | None:
 
 
 def venv_commands(python: str) -> dict[str, str]:
-    return {"powershell": f"py -{python} -m venv .venv\n.venv\\Scripts\\Activate.ps1",
-            "cmd": f"py -{python} -m venv .venv\n.venv\\Scripts\\activate.bat"}
+    return {
+        "powershell": f"py -{python} -m venv .venv\n.venv\\Scripts\\Activate.ps1",
+        "cmd": f"py -{python} -m venv .venv\n.venv\\Scripts\\activate.bat",
+    }
 
 
 CHECKS = ("python doctor.py", "python verify_training.py", "python train_mnist.py --download --epochs 1")
@@ -126,5 +128,14 @@ def recipe(gpu, windows: str, python: str | None) -> Recipe:
     backend = gpu.path[windows]
     chosen, own = python_for(backend, python)
     key = install_key(gpu, backend)
-    return Recipe(gpu.name, windows, backend, gpu.fallback[windows], chosen, own, venv_commands(chosen),
-                  install_command(key), mirror_command(key))
+    return Recipe(
+        gpu.name,
+        windows,
+        backend,
+        gpu.fallback[windows],
+        chosen,
+        own,
+        venv_commands(chosen),
+        install_command(key),
+        mirror_command(key),
+    )

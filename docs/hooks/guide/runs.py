@@ -31,16 +31,48 @@ COMMAND = "python report.py --download"
 
 TEXT = {
     "en": {
-        "head": ["GPU (as reported)", "In the GPU table", "Back-end", "torch", "OS", "Training check",
-                 "s/epoch", "Accuracy", "Date", "From", "Report"],
-        "passed": "passed", "failed": "failed", "seeded": "seeded by the maintainers", "issue": "issue #{n}",
-        "not_in_table": "not in the table", "cpu": "(a CPU run)", "none": "No run reported yet.",
+        "head": [
+            "GPU (as reported)",
+            "In the GPU table",
+            "Back-end",
+            "torch",
+            "OS",
+            "Training check",
+            "s/epoch",
+            "Accuracy",
+            "Date",
+            "From",
+            "Report",
+        ],
+        "passed": "passed",
+        "failed": "failed",
+        "seeded": "seeded by the maintainers",
+        "issue": "issue #{n}",
+        "not_in_table": "not in the table",
+        "cpu": "(a CPU run)",
+        "none": "No run reported yet.",
     },
     "zh": {
-        "head": ["显卡（报告中的名称）", "显卡表中的条目", "后端", "torch", "系统", "训练检查",
-                 "秒/轮", "准确率", "日期", "来源", "报告"],
-        "passed": "通过", "failed": "未通过", "seeded": "维护者提供的种子数据", "issue": "issue #{n}",
-        "not_in_table": "不在表中", "cpu": "（CPU 运行）", "none": "还没有人报告运行结果。",
+        "head": [
+            "显卡（报告中的名称）",
+            "显卡表中的条目",
+            "后端",
+            "torch",
+            "系统",
+            "训练检查",
+            "秒/轮",
+            "准确率",
+            "日期",
+            "来源",
+            "报告",
+        ],
+        "passed": "通过",
+        "failed": "未通过",
+        "seeded": "维护者提供的种子数据",
+        "issue": "issue #{n}",
+        "not_in_table": "不在表中",
+        "cpu": "（CPU 运行）",
+        "none": "还没有人报告运行结果。",
     },
 }
 
@@ -81,14 +113,24 @@ def summary(run: dict, repo_url: str | None) -> dict:
     entry = table_entry(report)
     url = f"{repo_url.rstrip('/')}/issues/{run['issue']}" if repo_url and run["issue"] else None
     return {
-        "gpu": report["gpu"]["name"], "table_gpu": entry.name if entry else None,
+        "gpu": report["gpu"]["name"],
+        "table_gpu": entry.name if entry else None,
         # The names the chooser's ?gpu= may hold for it (chooser_runs.js); none for a CPU run.
-        "keys": entry.keys() if entry else ([] if system["backend"] == "CPU" else [gpus.normalize(report["gpu"]["name"])]),
-        "backend": system["backend"], "backend_version": system.get("backend_version"),
-        "torch": system["torch"], "os": f"Windows build {windows}" if windows else system["os"],
-        "passed": bool(check["passed"]), "reason": check.get("reason", ""),
-        "seconds_per_epoch": timed["seconds_per_epoch"], "accuracy": timed["accuracy"],
-        "dataset": timed["dataset"], "date": report["date"], "issue": run["issue"], "url": url,
+        "keys": entry.keys()
+        if entry
+        else ([] if system["backend"] == "CPU" else [gpus.normalize(report["gpu"]["name"])]),
+        "backend": system["backend"],
+        "backend_version": system.get("backend_version"),
+        "torch": system["torch"],
+        "os": f"Windows build {windows}" if windows else system["os"],
+        "passed": bool(check["passed"]),
+        "reason": check.get("reason", ""),
+        "seconds_per_epoch": timed["seconds_per_epoch"],
+        "accuracy": timed["accuracy"],
+        "dataset": timed["dataset"],
+        "date": report["date"],
+        "issue": run["issue"],
+        "url": url,
         "report": f"{REPORTS_URL}/{run['file']}",
     }
 
@@ -113,14 +155,26 @@ def render_table(rows: list[dict], language: str, page_url: str = "runs/") -> st
         if r["issue"] is None:
             source = cell(t["seeded"])
         elif r["url"]:
-            source = (f'<td><a href="{html.escape(r["url"], quote=True)}">'
-                      f"{html.escape(t['issue'].format(n=r['issue']))}</a></td>")
+            source = (
+                f'<td><a href="{html.escape(r["url"], quote=True)}">'
+                f"{html.escape(t['issue'].format(n=r['issue']))}</a></td>"
+            )
         else:
             source = cell(t["issue"].format(n=r["issue"]))
-        out.append("<tr>" + cell(r["gpu"]) + cell(r["table_gpu"] or (t["cpu"] if r["backend"] == "CPU" else t["not_in_table"])) + cell(backend)
-                   + cell(r["torch"]) + cell(r["os"]) + cell(check) + cell(f"{r['seconds_per_epoch']:.1f}")
-                   + cell(f"{r['accuracy']:.4f}") + cell(r["date"]) + source
-                   + f'<td><a href="{html.escape(relative(r["report"], page_url), quote=True)}">JSON</a></td></tr>')
+        out.append(
+            "<tr>"
+            + cell(r["gpu"])
+            + cell(r["table_gpu"] or (t["cpu"] if r["backend"] == "CPU" else t["not_in_table"]))
+            + cell(backend)
+            + cell(r["torch"])
+            + cell(r["os"])
+            + cell(check)
+            + cell(f"{r['seconds_per_epoch']:.1f}")
+            + cell(f"{r['accuracy']:.4f}")
+            + cell(r["date"])
+            + source
+            + f'<td><a href="{html.escape(relative(r["report"], page_url), quote=True)}">JSON</a></td></tr>'
+        )
     out += ["</tbody>", "</table>"]
     return "\n".join(out)
 
@@ -141,7 +195,9 @@ def on_page_markdown(markdown, page, config, files):  # MkDocs hook signature
             data = {"command": COMMAND, "runs": summaries(config.repo_url)}
             files.append(File.generated(config, DATA_URL, content=json.dumps(data, indent=1)))
             for run in load():
-                files.append(File.generated(config, f"{REPORTS_URL}/{run['file']}", abs_src_path=str(RUNS / run["file"])))
+                files.append(
+                    File.generated(config, f"{REPORTS_URL}/{run['file']}", abs_src_path=str(RUNS / run["file"]))
+                )
         if not PLACEHOLDER.search(markdown):
             return markdown
         language = "zh" if page.file.src_uri.endswith(".zh.md") else "en"

@@ -7,7 +7,6 @@ On the GPU runner the DirectML-marked test shows the consequence itself: no trai
 
 from __future__ import annotations
 
-
 import pytest
 import torch
 from torch import nn

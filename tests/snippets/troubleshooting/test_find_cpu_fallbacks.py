@@ -30,8 +30,8 @@ def dml_warning(op: str) -> str:
 def test_operators_are_listed_once_each_and_other_warnings_ignored():
     def step():
         for op in ("aten::_foreach_lerp_.Scalar", "aten::cumprod.out", "aten::_foreach_lerp_.Scalar"):
-            warnings.warn(dml_warning(op), UserWarning)
-        warnings.warn("something unrelated", UserWarning)
+            warnings.warn(dml_warning(op), UserWarning, stacklevel=1)
+        warnings.warn("something unrelated", UserWarning, stacklevel=1)
 
     assert find_cpu_fallbacks.find_cpu_fallbacks(step) == ["aten::_foreach_lerp_.Scalar", "aten::cumprod.out"]
 
@@ -83,9 +83,9 @@ def test_strict_mode_turns_a_fallback_into_an_exception():
             find_cpu_fallbacks.fail_on_cpu_fallback()
             assert torch.is_warn_always_enabled()
             with pytest.raises(UserWarning, match="aten::multinomial"):
-                warnings.warn(dml_warning("aten::multinomial"), UserWarning)
+                warnings.warn(dml_warning("aten::multinomial"), UserWarning, stacklevel=1)
             with pytest.warns(UserWarning, match="unrelated"):  # other warnings stay warnings
-                warnings.warn("an unrelated warning", UserWarning)
+                warnings.warn("an unrelated warning", UserWarning, stacklevel=1)
     finally:
         torch.set_warn_always(before)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import pytest
 import torch
 from torch import nn
@@ -53,7 +52,5 @@ def test_check_explains_the_unbox_error_on_directml():
     device = torch_directml.device()
     model = nn.Linear(4, 3).to(device)
     labels = torch.tensor([0, 2])
-    assert same_device.tensors_off_device(model, {"labels": labels}, device) == [
-        f"labels is on cpu, not {device}"
-    ]
+    assert same_device.tensors_off_device(model, {"labels": labels}, device) == [f"labels is on cpu, not {device}"]
     assert same_device.tensors_off_device(model, {"labels": labels.to(device)}, device) == []
