@@ -101,6 +101,9 @@ def test_worker_processes_start_once_in_the_warm_up_not_in_each_timed_pass(fashi
     loader = transforms_loader(
         torchvision.datasets.FashionMNIST, fashion_mnist_root, batch_size=50, seed=0, num_workers=1, limit=200
     )
+    # Spawned, as on Windows: Linux's default, fork(), of this multi-threaded test process is deprecated
+    # from Python 3.12 (a DeprecationWarning in the run's summary) and is not what readers' workers do.
+    loader.multiprocessing_context = "spawn"
     warm_up = iter(loader)
     next(warm_up)  # the warm-up stops after a few batches, as the script's does
     workers = [worker.pid for worker in warm_up._workers]
