@@ -60,7 +60,11 @@ EVAL = Path(__file__).with_name("search_eval.yml")
 #   merged with the round's new and reworded sections (zh's minors, paths' driver and 840M text), CI 2026-12-02:
 #                                              en 62/80, 76/80   zh 23/33, 25/33
 #   (the new text costs one first in each edition and one top-three in zh; the misses are listed by the test)
-FLOORS = {"en": (77, 95), "zh": (69, 75)}  # per cent: first, within three
+# Then 14 held-out messages (8 English, 6 for the Chinese edition) from threads no page cites and the set did not
+# hold, added before any of the next changes was measured on them (issue 31, 2026-12-02; the held-out subset
+# alone: en 5/8, 6/8   zh 4/6, 5/6):
+#                                              en 67/88, 82/88   zh 27/39, 30/39
+FLOORS = {"en": (76, 93), "zh": (69, 76)}  # per cent: first, within three
 
 
 def load_eval(path: Path = EVAL) -> dict[str, list[dict]]:
