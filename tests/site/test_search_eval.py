@@ -64,7 +64,16 @@ EVAL = Path(__file__).with_name("search_eval.yml")
 # hold, added before any of the next changes was measured on them (issue 31, 2026-12-02; the held-out subset
 # alone: en 5/8, 6/8   zh 4/6, 5/6):
 #                                              en 67/88, 82/88   zh 27/39, 30/39
-FLOORS = {"en": (76, 93), "zh": (69, 76)}  # per cent: first, within three
+#   (figures below: whole set; in brackets the 14 held-out messages alone)
+#   + jieba's search mode from the query's side (docs/overrides/partials/search_query.html, point 12): a Chinese
+#     word also by the index's words inside it and by the three most frequent that hold it, titles' words left out:
+#                                              en 67/88, 82/88   zh 28/39, 31/39   (en 5/8, 6/8   zh 5/6, 6/6)
+#     tried and left out: with the titles' words among the holders: zh 30/39, 32/39 (zh 6/6, 6/6), but two of
+#     test_search_chinese.py's queries lost their section ("支持AMD显卡"; the 'conda' message under 应用程序);
+#     the holders alone: zh 28/39, 31/39 (6/6, 6/6), the same two lost; the parts alone: zh 29/39, 32/39, all of
+#     it on the older set (held-out zh 4/6, 5/6, unchanged); the holders as "text:" terms (not the title): zh
+#     27/39, 31/39, and "MNIST 下载不了" lost its section.
+FLOORS = {"en": (76, 93), "zh": (71, 79)}  # per cent: first, within three
 
 
 def load_eval(path: Path = EVAL) -> dict[str, list[dict]]:
@@ -216,6 +225,10 @@ QUERY_SHAPES = [
         ["网络\u3007", "清华源\u3007"],
         ["难道说我以后"],
     ),
+    # jieba's search mode from the query's side: a long word also by the index's words inside it, a short one also
+    # by the most frequent index words that hold it (never a title's word: 应用程序 heads the WinError 193 section).
+    ("zh", "应用程序", [" 程序\u3007", " 应用\u3007"], []),
+    ("zh", "可运行的程序", ["安装程序\u3007"], ["应用程序"]),
 ]
 
 
