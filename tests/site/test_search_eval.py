@@ -60,7 +60,32 @@ EVAL = Path(__file__).with_name("search_eval.yml")
 #   merged with the round's new and reworded sections (zh's minors, paths' driver and 840M text), CI 2026-12-02:
 #                                              en 62/80, 76/80   zh 23/33, 25/33
 #   (the new text costs one first in each edition and one top-three in zh; the misses are listed by the test)
-FLOORS = {"en": (77, 95), "zh": (69, 75)}  # per cent: first, within three
+# Then 14 held-out messages (8 English, 6 for the Chinese edition) from threads no page cites and the set did not
+# hold, added before any of the next changes was measured on them (issue 31, 2026-12-02; the held-out subset
+# alone: en 5/8, 6/8   zh 4/6, 5/6):
+#                                              en 67/88, 82/88   zh 27/39, 30/39
+#   (figures below: whole set; in brackets the 14 held-out messages alone)
+#   + jieba's search mode from the query's side (docs/overrides/partials/search_query.html, point 12): a Chinese
+#     word also by the index's words inside it and by the three most frequent that hold it, titles' words left out:
+#                                              en 67/88, 82/88   zh 28/39, 31/39   (en 5/8, 6/8   zh 5/6, 6/6)
+#     tried and left out: with the titles' words among the holders: zh 30/39, 32/39 (zh 6/6, 6/6), but two of
+#     test_search_chinese.py's queries lost their section ("支持AMD显卡"; the 'conda' message under 应用程序);
+#     the holders alone: zh 28/39, 31/39 (6/6, 6/6), the same two lost; the parts alone: zh 29/39, 32/39, all of
+#     it on the older set (held-out zh 4/6, 5/6, unchanged); the holders as "text:" terms (not the title): zh
+#     27/39, 31/39, and "MNIST 下载不了" lost its section.
+#   tried after it and left out (each against the line above; held-out subset in brackets):
+#     the Chinese edition's titles counted twice, not three times: zh 28/39, 31/39 (zh 5/6, 5/6);
+#     a pasted message's words from its error class on (RuntimeError, OSError, ERROR) boosted twice over the
+#     reader's prose before it: en 67/88, 82/88   zh 27/39, 31/39 (en 5/8, 6/8   zh 5/6, 6/6);
+#     index side (the index rewritten after mkdocs-static-i18n wrote it): every section that quotes an error
+#     message in a block weighed as the troubleshooting page (x2; set-up's, migration's, training's):
+#       en 67/88, 80/88   zh 24/39, 31/39 (en 5/8, 6/8   zh 4/6, 5/6): set-up's long sections came first;
+#     each section's boost times (its edition's median length / its length) ** w, a share of BM25's length
+#     normalisation (Material builds lunr with b = 0): w 0.5, within x0.5..x2: en 70/88, 78/88   zh 25/39, 28/39;
+#       w 0.25: en 71/88, 80/88   zh 27/39, 29/39 (en 5/8, 6/8   zh 5/6, 5/6); w 0.25, short sections up only
+#       (x1..x2): en 69/88, 81/88   zh 28/39, 30/39 (en 5/8, 6/8   zh 5/6, 5/6). More firsts in English, fewer
+#       within three in both editions, none of it on the held-out messages.
+FLOORS = {"en": (76, 93), "zh": (71, 79)}  # per cent: first, within three
 
 
 def load_eval(path: Path = EVAL) -> dict[str, list[dict]]:
@@ -212,6 +237,10 @@ QUERY_SHAPES = [
         ["网络\u3007", "清华源\u3007"],
         ["难道说我以后"],
     ),
+    # jieba's search mode from the query's side: a long word also by the index's words inside it, a short one also
+    # by the most frequent index words that hold it (never a title's word: 应用程序 heads the WinError 193 section).
+    ("zh", "应用程序", [" 程序\u3007", " 应用\u3007"], []),
+    ("zh", "可运行的程序", ["安装程序\u3007"], ["应用程序"]),
 ]
 
 
