@@ -31,7 +31,9 @@ def test_readme_has_three_commands_per_platform():
     assert len(sh) == 3 and len(powershell) == 3
     for serve, test, current in (sh, powershell):
         assert "--group docs" in serve and "mkdocs serve" in serve
-        assert "--group test " in test and test.rstrip("}").rstrip().endswith("pytest")
+        # The whole suite: in workers on Linux and macOS (.ci/run's machine); in one process in PowerShell.
+        ending = "pytest -n auto" if test is sh[1] else "pytest"
+        assert "--group test " in test and test.rstrip("}").rstrip().endswith(ending)
         # Current torch: the snippet and site-block tests, in a venv of their own.
         assert "--group test-current" in current and ".venv-current" in current
         assert current.rstrip("}").rstrip().endswith("pytest tests/snippets tests/pages/test_site_blocks.py")
