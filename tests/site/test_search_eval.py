@@ -85,7 +85,11 @@ EVAL = Path(__file__).with_name("search_eval.yml")
 #       w 0.25: en 71/88, 80/88   zh 27/39, 29/39 (en 5/8, 6/8   zh 5/6, 5/6); w 0.25, short sections up only
 #       (x1..x2): en 69/88, 81/88   zh 28/39, 30/39 (en 5/8, 6/8   zh 5/6, 5/6). More firsts in English, fewer
 #       within three in both editions, none of it on the held-out messages.
-FLOORS = {"en": (76, 93), "zh": (71, 79)}  # per cent: first, within three
+# Then content, not search: the TDR section (both editions) quotes what ROCm prints on a driver timeout, HIP's text
+# for hipErrorLaunchTimeOut (ROCm/clr's hip_error.cpp), which issue 31 asks each section to quote; CUDA's text is
+# the same, so the held-out whisper-standalone-win#411 message now finds it (that message no longer counts as
+# untuned):                                    en 68/88, 83/88   zh 28/39, 31/39   (en 6/8, 7/8   zh 5/6, 6/6)
+FLOORS = {"en": (77, 94), "zh": (71, 79)}  # per cent: first, within three
 
 
 def load_eval(path: Path = EVAL) -> dict[str, list[dict]]:
