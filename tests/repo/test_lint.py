@@ -131,3 +131,30 @@ def test_the_fragment_check_reads_an_f_string_as_one_literal():
 def test_no_string_in_snippets_is_split_into_a_fragment():
     found = split_fragments(ROOT / "snippets")
     assert found == [], "rejoin these sentences (reflow the lines, or shorten the sentence):\n" + "\n".join(found)
+
+
+# A test file a newcomer reads whole (issue 29): split by what it tests, as test_doctor_windows.py and
+# test_doctor_report.py are split off test_doctor.py, once it grows past this.
+MAX_TEST_FILE_LINES = 600
+
+
+def long_test_files(root: Path = ROOT / "tests") -> dict[str, int]:
+    """Every test file under ``root`` over MAX_TEST_FILE_LINES lines, with its length."""
+    found = {}
+    for path in sorted(root.rglob("test_*.py")):
+        if "node_modules" in path.parts:
+            continue
+        lines = len(path.read_text(encoding="utf-8").splitlines())
+        if lines > MAX_TEST_FILE_LINES:
+            found[path.relative_to(root).as_posix()] = lines
+    return found
+
+
+def test_no_test_file_is_over_600_lines():
+    assert not long_test_files(), f"split these by what they test: {long_test_files()}"
+
+
+def test_the_length_check_finds_a_long_file(tmp_path):
+    (tmp_path / "test_long.py").write_text("x = 1\n" * (MAX_TEST_FILE_LINES + 1), encoding="utf-8")
+    (tmp_path / "test_short.py").write_text("x = 1\n" * MAX_TEST_FILE_LINES, encoding="utf-8")
+    assert long_test_files(tmp_path) == {"test_long.py": MAX_TEST_FILE_LINES + 1}

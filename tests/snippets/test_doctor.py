@@ -1,15 +1,13 @@
-"""Tests for snippets/doctor.py: every finding with stand-ins built from real reports (the texts, device lists,
-version strings and registry values of the threads cited), the real run on this machine (no false PROBLEM),
-the JSON report without user or host names, and the exit codes of the command-line contract."""
+"""Tests for snippets/doctor.py: every finding with stand-ins built from real reports (the texts, device lists and
+version strings of the threads cited), the real run on this machine (no false PROBLEM), and the exit codes of
+the command-line contract. Its Windows findings (a stand-in winreg): test_doctor_windows.py; its JSON report
+without user or host names: test_doctor_report.py."""
 
 from __future__ import annotations
 
 import contextlib
 import io
-import json
-import os
 import pathlib
-import random
 import re
 import sys
 import types
@@ -442,146 +440,6 @@ def test_non_ascii_and_long_paths_are_notes_in_ascii():
     assert all(f.line().isascii() for f in found)
     assert "\\u5f20\\u4e09" in notes[0].line()
     assert only(doctor.console_findings("utf-8", "C:\\" + "x" * 210, "C:\\Users\\a"), "note")
-
-
-# ------------------------------------------------------------------ Windows, through a stand-in winreg
-
-
-class FakeWinreg:
-    """Reads HKEY_LOCAL_MACHINE from a dict {key: {value name: value}}, as winreg does."""
-
-    HKEY_LOCAL_MACHINE = "HKLM"
-
-    def __init__(self, values):
-        self.values = values
-
-    @contextlib.contextmanager
-    def OpenKey(self, root, key):  # noqa: N802 - winreg's name
-        if key not in self.values:
-            raise FileNotFoundError(2, "The system cannot find the file specified")
-        yield key
-
-    def QueryValueEx(self, key, name):  # noqa: N802
-        if name not in self.values[key]:
-            raise FileNotFoundError(2, "The system cannot find the file specified")
-        return self.values[key][name], 4
-
-
-POLICY = r"SYSTEM\CurrentControlSet\Control\CI\Policy"
-RUNTIME = r"SOFTWARE\Microsoft\VisualStudio\14.0\VC\Runtimes\x64"
-FILESYSTEM = r"SYSTEM\CurrentControlSet\Control\FileSystem"
-
-
-def windows(values, build=26100, tmp_path=None, monkeypatch=None):
-    if monkeypatch is not None:
-        monkeypatch.setenv("SystemRoot", str(tmp_path))  # no System32\vcruntime140_1.dll there
-    return doctor.windows_findings(build, FakeWinreg(values))
-
-
-def test_a_healthy_windows_11(tmp_path, monkeypatch):
-    adapters = {
-        doctor.DISPLAY_CLASS + "\\0000": {"DriverDesc": "AMD Radeon(TM) Graphics"},
-        doctor.DISPLAY_CLASS + "\\0001": {
-            "DriverDesc": "AMD Radeon RX 7900 XTX",
-            "HardwareInformation.qwMemorySize": 25753026560,
-        },
-    }
-    found = windows(
-        {
-            POLICY: {"VerifiedAndReputablePolicyState": 0},
-            RUNTIME: {"Version": "v14.44.35211.00"},
-            FILESYSTEM: {"LongPathsEnabled": 1},
-            **adapters,
-        },
-        26100,
-        tmp_path,
-        monkeypatch,
-    )
-    assert only(found, "note") == [] and only(found, "PROBLEM") == []
-    lines = [f.line() for f in found]
-    assert "ok      windows: Windows 11 (build 26100)" in lines
-    assert (
-        "ok      windows GPU: AMD Radeon RX 7900 XTX, 24.0 GB; chooser: choose/?gpu=AMD%20Radeon%20RX%207900%20XTX"
-        in lines
-    )
-    assert "ok      windows GPU: AMD Radeon(TM) Graphics; chooser: choose/?gpu=AMD%20Radeon%28TM%29%20Graphics" in lines
-
-
-@pytest.mark.parametrize("state", [1, 2])  # unsloth#6588: "VerifiedAndReputablePolicyState = 1" (on, enforcing)
-def test_smart_app_control_on_or_evaluating_is_a_note_with_its_section(state, tmp_path, monkeypatch):
-    found = windows(
-        {
-            POLICY: {"VerifiedAndReputablePolicyState": state},
-            RUNTIME: {"Version": "v14.44"},
-            FILESYSTEM: {"LongPathsEnabled": 1},
-        },
-        26100,
-        tmp_path,
-        monkeypatch,
-    )
-    [sac] = [f for f in found if f.topic == "smart app control"]
-    assert sac.status == "note" and sac.section == "troubleshooting/#winerror-4551-smart-app-control"
-
-
-def test_windows_10_no_runtime_no_long_paths(tmp_path, monkeypatch):
-    found = windows({}, 19045, tmp_path, monkeypatch)
-    assert ("note", "windows") in statuses(found) and ("note", "long paths") in statuses(found)
-    [runtime] = only(found, "PROBLEM")
-    assert runtime.topic == "visual c++ runtime" and runtime.section == "troubleshooting/#winerror-126-or-1114-c10dll"
-
-
-def test_the_runtime_dll_alone_counts(tmp_path, monkeypatch):
-    (tmp_path / "System32").mkdir()
-    (tmp_path / "System32" / "vcruntime140_1.dll").write_bytes(b"MZ")
-    assert not only(windows({}, 26100, tmp_path, monkeypatch), "PROBLEM")
-
-
-# ------------------------------------------------------------------ the JSON report
-
-
-def generated_names(count=60, seed=19):
-    """User and host names as Windows allows them: Latin, accented, Chinese, digits, dot, dash, space."""
-    alphabet = (
-        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-        "\u00e9\u00fc\u00df\u00d8\u5f20\u4e09\u674e\u56db\u738b\u5c0f\u660e\u7530\u4e2d.-_ "
-    )
-    rng = random.Random(seed)
-    fixed = ["\u5f20\u4e09", "Zhang San", "user", "PC", "DESKTOP-7K3J9Q", "\u00c9lodie", "a"]
-    made = ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 12))).strip() or "x" for _ in range(count)]
-    return fixed + made
-
-
-@pytest.mark.parametrize("user, host", list(zip(generated_names(), reversed(generated_names()), strict=True)))
-def test_the_report_never_holds_the_user_or_host_name(user, host, monkeypatch):
-    monkeypatch.setenv("USERNAME", user)
-    monkeypatch.setenv("COMPUTERNAME", host)
-    monkeypatch.setattr(doctor.getpass, "getuser", lambda: user)
-    monkeypatch.setattr(doctor.socket, "gethostname", lambda: host)
-    monkeypatch.setattr(doctor.platform, "node", lambda: host)
-    findings = [
-        doctor.ok("python", f"3.12.10, 64-bit, C:\\Users\\{user}\\proj\\.venv\\Scripts\\python.exe"),
-        doctor.note("user folder", f"the path C:\\Users\\{user.upper()} has non-ASCII characters"),
-        doctor.problem("import torch", f"fails on {host}: \\\\{host.lower()}\\share\\{user}{host}", "fix", ""),
-    ]
-    text = doctor.report(findings, doctor.private_names(dict(os.environ)))
-    data = json.loads(text)
-    # Every value the report holds (its keys are the doctor's own words: status, topic, text, fix, section).
-    values = [value for entry in data["findings"] for value in entry.values()]
-    for name in (user, host):
-        for form in (name, name.upper(), name.lower()):
-            assert not [v for v in values if form in v], (form, values)
-    assert data["problems"] == 1 and len(values) == 15
-
-
-def test_main_writes_the_report_without_this_machines_names(tmp_path):
-    report = tmp_path / "report.json"
-    result = run_snippet("doctor.py", "--json", str(report), cwd=tmp_path)
-    assert result.returncode == 0, result.stderr
-    data = json.loads(report.read_text(encoding="utf-8"))
-    assert data["problems"] == 0 and len(data["findings"]) >= 8
-    names = doctor.private_names(dict(os.environ))
-    values = " ".join(v.lower() for entry in data["findings"] for v in entry.values())
-    assert names and not [n for n in names if n.lower() in values]
 
 
 # ------------------------------------------------------------------ exit codes
