@@ -10,21 +10,14 @@ import pytest
 from guide_harness import assert_one_line_error, run_snippet
 
 
+def benchmark_on_fashion_mnist(root, tmp_path, *options):
+    """The benchmark on the CPU over Debian's Fashion-MNIST in ``root``, with ``options`` after the data ones."""
+    data = ("--dataset", "fashion-mnist", "--data-dir", str(root), "--device", "cpu")
+    return run_snippet("benchmark_data_loading.py", *data, *options, cwd=tmp_path)
+
+
 def test_times_both_recipes_and_prints_the_ratio(fashion_mnist_root, tmp_path):
-    result = run_snippet(
-        "benchmark_data_loading.py",
-        "--dataset",
-        "fashion-mnist",
-        "--data-dir",
-        str(fashion_mnist_root),
-        "--device",
-        "cpu",
-        "--limit-train",
-        "1500",
-        "--batch-size",
-        "100",
-        cwd=tmp_path,
-    )
+    result = benchmark_on_fashion_mnist(fashion_mnist_root, tmp_path, "--limit-train", "1500", "--batch-size", "100")
     assert result.returncode == 0, result.stderr
     assert "1500 training images, batch 100, 0 DataLoader workers" in result.stdout
     seconds = {
@@ -116,22 +109,8 @@ def test_worker_processes_start_once_in_the_warm_up_not_in_each_timed_pass(fashi
 
 
 def test_runs_with_worker_processes(fashion_mnist_root, tmp_path):
-    result = run_snippet(
-        "benchmark_data_loading.py",
-        "--dataset",
-        "fashion-mnist",
-        "--data-dir",
-        str(fashion_mnist_root),
-        "--device",
-        "cpu",
-        "--limit-train",
-        "600",
-        "--batch-size",
-        "100",
-        "--num-workers",
-        "1",
-        cwd=tmp_path,
-    )
+    options = ("--limit-train", "600", "--batch-size", "100", "--num-workers", "1")
+    result = benchmark_on_fashion_mnist(fashion_mnist_root, tmp_path, *options)
     assert result.returncode == 0, result.stderr
     assert "600 training images, batch 100, 1 DataLoader workers" in result.stdout
     assert re.search(r"^ratio: preloaded tensors trained \d+\.\d\dx", result.stdout, re.M), result.stdout
