@@ -109,13 +109,18 @@ EVAL = Path(__file__).with_name("search_eval.yml")
 #     a path with non-ASCII characters kept whole (a Chinese user name is a cause of its own):
 #                                              en 73/88, 83/88   zh 30/39, 33/39
 #     (without the antivirus content: en 72/88, 82/88)
+#   + the English edition's titles counted twice, not three times (set in the edition's copy of the index):
+#                                              en 75/88, 84/88   zh 30/39, 33/39
+#     (English 1.5: the same; 4: en 71/88, 84/88. Both editions at 2: zh 29/39, 33/39; the Chinese edition at 4:
+#     zh 30/39, 34/39, at 5: zh 29/39, 33/39: left at 3)
 #   Judged, not built: the Troubleshooting page split by area. A section's score does not depend on its page (the
 #   split keeps the boost; lunr's idf counts sections), so no message would come first that does not now; and a
 #   page shows its top three sections before the next page's, so a split can only move a second-best section of
 #   another area behind the first area's weaker ones: within three cannot rise.
-#   Issue 31's 85 % / 95 % are not reached: en 83 % / 94 %, zh 77 % / 85 %; the misses are listed by the test (the
-#   PyCharm interpreter questions, typed in the reader's words, and sections a neighbour's title outranks).
-FLOORS = {"en": (82, 94), "zh": (76, 84)}  # per cent: first, within three
+#   Issue 31's 85 % / 95 % are reached in English (85 %, 95 %), not in Chinese (77 %, 85 %); the misses are listed
+#   by the test (PyCharm interpreter questions in the reader's own words; a typed query whose required words one
+#   wrong section holds; two back-ends' sections for the same symptom).
+FLOORS = {"en": (85, 95), "zh": (76, 84)}  # per cent: first, within three
 
 
 def load_eval(path: Path = EVAL) -> dict[str, list[dict]]:
