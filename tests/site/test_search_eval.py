@@ -117,14 +117,18 @@ EVAL = Path(__file__).with_name("search_eval.yml")
 #   threads no page cites, measured on the site before this round's changes and after them: the same either way,
 #   en 4/4, 4/4   zh 3/4, 4/4 (whole messages, which the sections quote: no sign of tuning, and no lift either).
 #   The whole set with them:                   en 79/92, 88/92   zh 33/43, 37/43
+#   + content: the section on pip finding no wheel (both editions) quotes pip's line for a wheel file of another
+#     Python, "….whl is not a supported wheel on this platform." (pip's resolvelib/factory.py, linked), the message
+#     of microsoft/DirectML#544, which the section already cited:
+#                                              en 80/92, 88/92   zh 33/43, 37/43
 #   Judged, not built: the Troubleshooting page split by area. A section's score does not depend on its page (the
 #   split keeps the boost; lunr's idf counts sections), so no message would come first that does not now; and a
 #   page shows its top three sections before the next page's, so a split can only move a second-best section of
 #   another area behind the first area's weaker ones: within three cannot rise.
-#   Issue 31's 85 % / 95 % are reached in English (86 %, 96 %), not in Chinese (77 %, 86 %); the misses are listed
+#   Issue 31's 85 % / 95 % are reached in English (87 %, 96 %), not in Chinese (77 %, 86 %); the misses are listed
 #   by the test (PyCharm interpreter questions in the reader's own words; a typed query whose required words one
 #   wrong section holds; two back-ends' sections for the same symptom).
-FLOORS = {"en": (85, 95), "zh": (76, 86)}  # per cent: first, within three
+FLOORS = {"en": (86, 95), "zh": (76, 86)}  # per cent: first, within three
 
 
 def load_eval(path: Path = EVAL) -> dict[str, list[dict]]:
