@@ -125,10 +125,13 @@ EVAL = Path(__file__).with_name("search_eval.yml")
 #   split keeps the boost; lunr's idf counts sections), so no message would come first that does not now; and a
 #   page shows its top three sections before the next page's, so a split can only move a second-best section of
 #   another area behind the first area's weaker ones: within three cannot rise.
-#   Issue 31's 85 % / 95 % are reached in English (87 %, 96 %), not in Chinese (77 %, 86 %); the misses are listed
+#   + a Latin word glued to Chinese in a pasted (not typed) Chinese message searched whole or by its stem, as an
+#     English message's words are ("在win系统上": "win*" matched WinError and Win32, whose section came first):
+#                                              en 80/92, 88/92   zh 35/43, 38/43
+#   Issue 31's 85 % / 95 % are reached in English (87 %, 96 %), not in Chinese (81 %, 88 %); the misses are listed
 #   by the test (PyCharm interpreter questions in the reader's own words; a typed query whose required words one
 #   wrong section holds; two back-ends' sections for the same symptom).
-FLOORS = {"en": (86, 95), "zh": (76, 86)}  # per cent: first, within three
+FLOORS = {"en": (86, 95), "zh": (81, 88)}  # per cent: first, within three
 
 
 def load_eval(path: Path = EVAL) -> dict[str, list[dict]]:
@@ -284,6 +287,9 @@ QUERY_SHAPES = [
     # by the most frequent index words that hold it (never a title's word: 应用程序 heads the WinError 193 section).
     ("zh", "应用程序", [" 程序\u3007", " 应用\u3007"], []),
     ("zh", "可运行的程序", ["安装程序\u3007"], ["应用程序"]),
+    # A Latin word glued to Chinese in a pasted message is searched whole, as in an English message ("win*" matched
+    # WinError and Win32).
+    ("zh", "在win系统上，用gpu训练，占用为0", ["win^1", "gpu^1"], [" win ", " gpu "]),
     # A word the index holds whose longer forms there are only its inflections (zeros) keeps Material's wildcard.
     ("en", "silently returns zero for basic operations", [" zero "], ["zero^1"]),
     # A Windows path in a pasted message: its last part only, when it is a DLL or program; else left out.
