@@ -89,7 +89,50 @@ EVAL = Path(__file__).with_name("search_eval.yml")
 # for hipErrorLaunchTimeOut (ROCm/clr's hip_error.cpp), which issue 31 asks each section to quote; CUDA's text is
 # the same, so the held-out whisper-standalone-win#411 message now finds it (that message no longer counts as
 # untuned):                                    en 68/88, 83/88   zh 28/39, 31/39   (en 6/8, 7/8   zh 5/6, 6/6)
-FLOORS = {"en": (77, 94), "zh": (71, 79)}  # per cent: first, within three
+# Then the ranking and the reading of a pasted message (docs/overrides/partials/search_query.html, points 13 to 17),
+# one at a time, each on top of the line before, 2026-12-02 (no held-out messages added in this round):
+#   + a section's score times (1 + 0.4 x the share of the query's word pairs that its text holds as neighbours):
+#                                              en 69/88, 83/88   zh 28/39, 32/39
+#     (weight 1: en 68/88, 83/88   zh 26/39, 32/39; weight 3: en 69/88, 83/88   zh 27/39, 32/39)
+#   + pages ordered by their best section, a page's own entry without Material's page bonus (1 + (1 + c)^2):
+#                                              en 69/88, 82/88   zh 30/39, 33/39
+#     (alone, without the pairs: en 68/88, 82/88   zh 30/39, 32/39; pages by the sum of their three best
+#     sections instead: en 69/88, 81/88   zh 31/39, 33/39, left out)
+#   + each word sent once (repeats and class names' parts): en 70/88, 82/88   zh 30/39, 33/39
+#   + a word whose longer forms in the index are only its inflections keeps the wildcard ("zero": zeros):
+#                                              en 71/88, 82/88   zh 30/39, 33/39
+#   + content: the antivirus section (both editions) quotes pip's own line around [WinError 5], "ERROR: Could not
+#     install packages due to an OSError: ..." and "Check the permissions." (pip's create_os_error_message, linked
+#     on the page): unchanged alone (en 71/88, 82/88   zh 30/39, 33/39)
+#   + a Windows path in a pasted message left out but for a last part that is a DLL or program:
+#                                              en 73/88, 83/88   zh 29/39, 33/39
+#     a path with non-ASCII characters kept whole (a Chinese user name is a cause of its own):
+#                                              en 73/88, 83/88   zh 30/39, 33/39
+#     (without the antivirus content: en 72/88, 82/88)
+#   + the English edition's titles counted twice, not three times (set in the edition's copy of the index):
+#                                              en 75/88, 84/88   zh 30/39, 33/39
+#     (English 1.5: the same; 4: en 71/88, 84/88. Both editions at 2: zh 29/39, 33/39; the Chinese edition at 4:
+#     zh 30/39, 34/39, at 5: zh 29/39, 33/39: left at 3)
+#   Then 8 held-out messages (4 English, 4 for the Chinese edition; tests/site/search_eval.yml, third round) from
+#   threads no page cites, measured on the site before this round's changes and after them: the same either way,
+#   en 4/4, 4/4   zh 3/4, 4/4 (whole messages, which the sections quote: no sign of tuning, and no lift either).
+#   The whole set with them:                   en 79/92, 88/92   zh 33/43, 37/43
+#   + content: the section on pip finding no wheel (both editions) quotes pip's line for a wheel file of another
+#     Python, "….whl is not a supported wheel on this platform." (pip's resolvelib/factory.py, linked), the message
+#     of microsoft/DirectML#544, which the section already cited:
+#                                              en 80/92, 88/92   zh 33/43, 37/43
+#   + a Latin word glued to Chinese in a pasted (not typed) Chinese message searched whole or by its stem, as an
+#     English message's words are ("在win系统上": "win*" matched WinError and Win32, whose section came first):
+#                                              en 80/92, 88/92   zh 35/43, 38/43
+#   (the 8 held-out messages after the last two changes: unchanged, en 4/4, 4/4   zh 3/4, 4/4)
+#   Judged, not built: the Troubleshooting page split by area. A section's score does not depend on its page (the
+#   split keeps the boost; lunr's idf counts sections), so no message would come first that does not now; and a
+#   page shows its top three sections before the next page's, so a split can only move a second-best section of
+#   another area behind the first area's weaker ones: within three cannot rise.
+#   Issue 31's 85 % / 95 % are reached in English (87 %, 96 %), not in Chinese (81 %, 88 %); the misses are listed
+#   by the test (PyCharm interpreter questions in the reader's own words; a typed query whose required words one
+#   wrong section holds; two back-ends' sections for the same symptom).
+FLOORS = {"en": (86, 95), "zh": (81, 88)}  # per cent: first, within three
 
 
 def load_eval(path: Path = EVAL) -> dict[str, list[dict]]:
@@ -245,6 +288,24 @@ QUERY_SHAPES = [
     # by the most frequent index words that hold it (never a title's word: 应用程序 heads the WinError 193 section).
     ("zh", "应用程序", [" 程序\u3007", " 应用\u3007"], []),
     ("zh", "可运行的程序", ["安装程序\u3007"], ["应用程序"]),
+    # A Latin word glued to Chinese in a pasted message is searched whole, as in an English message ("win*" matched
+    # WinError and Win32).
+    ("zh", "在win系统上，用gpu训练，占用为0", ["win^1", "gpu^1"], [" win ", " gpu "]),
+    # A word the index holds whose longer forms there are only its inflections (zeros) keeps Material's wildcard.
+    ("en", "silently returns zero for basic operations", [" zero "], ["zero^1"]),
+    # A Windows path in a pasted message: its last part only, when it is a DLL or program; else left out.
+    (
+        "en",
+        "OSError: [Errno 22] Invalid argument: 'C:\\Users\\Someone\\AppData\\Local\\Temp\\torch-2.4.1-cp312-win_amd64.whl'",
+        ["OSError^1", "Invalid^1"],
+        ["Users", "AppData", "amd64", "whl"],
+    ),
+    (
+        "en",
+        'Error loading "C:\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll" or one of its dependencies',
+        ["c10.dll"],
+        ["venv"],
+    ),
 ]
 
 
@@ -260,6 +321,20 @@ def test_the_query_is_read_by_mechanism(site, browser, edition_name, text, holds
     missing = [w for w in holds if w not in sent]
     present = [w for w in lacks if w in sent]
     assert not missing and not present, f"{text!r} was sent as {sent!r}: lacks {missing}, holds {present}"
+
+
+def test_a_pasted_word_is_searched_once(site, browser):
+    """A word the message repeats, or that a class name's parts repeat (ModuleNotFoundError: "module"), goes to
+    the worker once: lunr adds a clause's weight each time it comes, so the message's commonest words outweighed
+    its rare ones."""
+    _, base = site
+    page = browser.new_page()
+    page.add_init_script(RECORD_QUERIES)
+    page.goto(base)
+    sections_for(page, "import torch_native ModuleNotFoundError: No module named 'torch_native'")
+    sent = page.evaluate("window.guideQueries")[-1].lower().split()
+    page.close()
+    assert sent.count("module^1") == 1 and sent.count("torch_native^1") == 1, sent
 
 
 def test_a_model_number_glued_to_its_letters_finds_the_gpu_table(site, browser):
