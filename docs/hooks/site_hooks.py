@@ -32,6 +32,7 @@ if TYPE_CHECKING:  # the hooks' types, as Material's own hooks give them
     from mkdocs.structure.pages import Page
 
 __all__ = [
+    "on_config",
     "on_files",
     "on_page_content",
     "on_page_markdown",
@@ -53,6 +54,12 @@ def on_startup(command: str, dirty: bool) -> None:
     """Material's end of life, said once per build or serve; then guide.i18n's start (jieba quiet)."""
     log.info(END_OF_LIFE)
     i18n.on_startup(command, dirty)
+
+
+@event_priority(100)  # before Material's search plugin loads jieba's dictionary (its on_config, priority 0)
+def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    """jieba's dictionary cache named after the dictionary, so that no other program's cache is read (guide.i18n)."""
+    return i18n.on_config(config)
 
 
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:

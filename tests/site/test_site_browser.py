@@ -349,8 +349,10 @@ def test_axe_finds_no_violations(site, browser, scheme):
 
 # The section a reader should see first for each query (a string), or sections of which one must be
 # among the first three shown (a tuple). 检查点: the troubleshooting page's boost (docs/hooks/guide/search_boost.py,
-# for pasted error messages) puts its memory section, which also advises a checkpoint, first; the chapter's
-# checkpoint section comes second.
+# for pasted error messages) puts its two sections that name a checkpoint first (a CUDA checkpoint that does
+# not load; memory, which advises one); the chapter's checkpoint section comes third. A build that read another
+# program's jieba cache indexed 检查 | 点 and listed a third troubleshooting section instead
+# (tests/guide/test_jieba_cache.py).
 FIRST = {
     "检查点": ("zh/mnist-training/#4-checkpoints-that-survive-a-crash",),
     "显存": ("zh/troubleshooting/#memory-use-only-grows", "zh/troubleshooting/#out-of-gpu-memory"),

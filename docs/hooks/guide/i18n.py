@@ -1,7 +1,11 @@
-"""MkDocs events for the Chinese edition: notebook pages stay notebooks, and jieba stays quiet.
+"""MkDocs events for the Chinese edition: notebook pages stay notebooks, and jieba stays quiet and exact.
 
 jieba (Material's search segments Chinese with it) announces on stderr how it loads its dictionary at
-every build; that is not a warning, so it is silenced here.
+every build; that is not a warning, so it is silenced here. jieba also caches its dictionary in the
+system's temporary folder as ``jieba.cache`` and, for its default dictionary, loads whatever file has that
+name, whoever wrote it: a cache left by another program split the index differently and moved search
+results (CI on 2026-12-02: "检查点" was indexed as 检查 | 点). The build's cache is named after the
+dictionary's own contents instead (``cache_name``), so only that dictionary's cache is ever read.
 
 mkdocs-jupyter wraps each ``*.ipynb`` in a ``NotebookFile`` (in ``on_files``) so that MkDocs treats it as
 a page. mkdocs-static-i18n runs its own ``on_files`` last (priority -100) and rebuilds every file as a plain
@@ -16,6 +20,7 @@ notebook pages back into the plugin's list of pages for its sitemap.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from pathlib import Path
 
@@ -53,6 +58,24 @@ def on_startup(command, dirty):
     except ModuleNotFoundError:  # search then indexes Chinese without segmenting it; the tests catch that
         return
     jieba.setLogLevel(logging.WARNING)
+
+
+def on_config(config):  # MkDocs hook signature; site_hooks runs it before Material's search plugin's
+    """jieba's cache named after the dictionary the search plugin will load (mkdocs.yml: search jieba_dict)."""
+    try:
+        import jieba
+    except ModuleNotFoundError:
+        return config
+    search = config.plugins.get("material/search")
+    chosen = search.config.jieba_dict if search is not None else None
+    dictionary = Path(chosen) if chosen else Path(jieba.__file__).with_name("dict.txt")
+    jieba.dt.cache_file = cache_name(dictionary)
+    return config
+
+
+def cache_name(dictionary: Path) -> str:
+    """The file name jieba caches ``dictionary`` under: its contents' digest (another cache never matches)."""
+    return f"jieba-{hashlib.sha256(dictionary.read_bytes()).hexdigest()[:16]}.cache"
 
 
 @event_priority(-110)  # after mkdocs-static-i18n's on_files (-100)
