@@ -125,14 +125,18 @@ EVAL = Path(__file__).with_name("search_eval.yml")
 #     English message's words are ("在win系统上": "win*" matched WinError and Win32, whose section came first):
 #                                              en 80/92, 88/92   zh 35/43, 38/43
 #   (the 8 held-out messages after the last two changes: unchanged, en 4/4, 4/4   zh 3/4, 4/4)
+#   + a page holding the required answer of a typed Chinese query gets its relaxed sections in a second entry, at
+#     the relaxed answer's place, not under its first (search_query.html point 20; "某天突然被程序被windows阻止":
+#     rank 4 -> 2; no other message's rank moved):
+#                                              en 80/92, 88/92   zh 35/43, 39/43
 #   Judged, not built: the Troubleshooting page split by area. A section's score does not depend on its page (the
 #   split keeps the boost; lunr's idf counts sections), so no message would come first that does not now; and a
 #   page shows its top three sections before the next page's, so a split can only move a second-best section of
 #   another area behind the first area's weaker ones: within three cannot rise.
-#   Issue 31's 85 % / 95 % are reached in English (87 %, 96 %), not in Chinese (81 %, 88 %); the misses are listed
+#   Issue 31's 85 % / 95 % are reached in English (87 %, 96 %), not in Chinese (81 %, 91 %); the misses are listed
 #   by the test (PyCharm interpreter questions in the reader's own words; a typed query whose required words one
 #   wrong section holds; two back-ends' sections for the same symptom).
-FLOORS = {"en": (86, 95), "zh": (81, 88)}  # per cent: first, within three
+FLOORS = {"en": (86, 95), "zh": (81, 90)}  # per cent: first, within three
 
 
 def load_eval(path: Path = EVAL) -> dict[str, list[dict]]:
