@@ -46,7 +46,7 @@ def test_the_build_ignores_another_programs_jieba_cache(tmp_path):
     run = subprocess.run(
         [sys.executable, "-c", PROBE],
         cwd=ROOT,
-        env=clean_env(TMPDIR=str(tmp_path)),
+        env=clean_env(TMPDIR=str(tmp_path), PYTHONIOENCODING="utf-8"),  # Chinese out of a GBK or cp1252 console
         capture_output=True,
         text=True,
         encoding="utf-8",
