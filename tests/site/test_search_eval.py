@@ -133,10 +133,27 @@ EVAL = Path(__file__).with_name("search_eval.yml")
 #   split keeps the boost; lunr's idf counts sections), so no message would come first that does not now; and a
 #   page shows its top three sections before the next page's, so a split can only move a second-best section of
 #   another area behind the first area's weaker ones: within three cannot rise.
-#   Issue 31's 85 % / 95 % are reached in English (87 %, 96 %), not in Chinese (81 %, 91 %); the misses are listed
-#   by the test (PyCharm interpreter questions in the reader's own words; a typed query whose required words one
+#   Then issue 31's 85 % / 95 % were reached in English (87 %, 96 %), not in Chinese (81 %, 91 %); the misses were
+#   listed by the test (PyCharm interpreter questions in the reader's own words; a typed query whose required words one
 #   wrong section holds; two back-ends' sections for the same symptom).
-FLOORS = {"en": (86, 95), "zh": (81, 90)}  # per cent: first, within three
+# Then three mechanisms (docs/overrides/partials/search_query.html), one at a time, each on top of the line before,
+# 2026-12-02 (issue 31):
+#   + sections listed in the order of their scores, whatever their page, each run of one page's sections an entry of
+#     its own (point 21; a page's second and third sections no longer stand above the next page's better one):
+#                                              en 80/92, 88/92   zh 35/43, 41/43
+#     (en: "Torch can not run in Pycharm but it work in cmd" rank 5 -> 11, "I use pycharm to import torch, ..."
+#     8 -> 4; zh: the two PyCharm interpreter messages 7 -> 3 and 14 -> not shown,
+#     "无法创建使用pip.exe创建进程" 4 -> 2)
+#   + a URL in a pasted message searched by its host's words, not its path (point 16):
+#                                              en 80/92, 88/92   zh 36/43, 41/43
+#     tried and left out: a Chinese word's holders that begin with it dropped (Material's wildcard matches them
+#     already): zh 36/43, 40/43, whether the three holders are taken before or after dropping them
+#   + a typed Chinese query run again with its words optional lists first the sections that hold every required word
+#     as text, inside a longer word too (应用程序 holds 程序), in the order of their scores (point 20, which replaces
+#     the second entry for the page holding the required answer):
+#                                              en 80/92, 88/92   zh 37/43, 41/43
+#   Issue 31's 85 % / 95 % are now reached in both editions: en 87 %, 96 %; zh 86 %, 95 %.
+FLOORS = {"en": (86, 95), "zh": (85, 95)}  # per cent: first, within three
 
 
 def load_eval(path: Path = EVAL) -> dict[str, list[dict]]:
@@ -297,6 +314,13 @@ QUERY_SHAPES = [
     ("zh", "在win系统上，用gpu训练，占用为0", ["win^1", "gpu^1"], [" win ", " gpu "]),
     # A word the index holds whose longer forms there are only its inflections (zeros) keeps Material's wildcard.
     ("en", "silently returns zero for basic operations", [" zero "], ["zero^1"]),
+    # A URL in a pasted message: its host's words, not its path (the reader's own package file).
+    (
+        "zh",
+        "ERROR: HTTP error 403 while getting https://pypi.tuna.tsinghua.edu.cn/packages/ab/cd/numpy-2.3.5-py3-none-any.whl",
+        ["tuna^1", "tsinghua^1", "403^1"],
+        ["packages", "numpy", "none", "whl"],
+    ),
     # A Windows path in a pasted message: its last part only, when it is a DLL or program; else left out.
     (
         "en",
@@ -350,3 +374,46 @@ def test_a_model_number_glued_to_its_letters_finds_the_gpu_table(site, browser):
     found = sections_for(page, "RX580")
     page.close()
     assert "why-directml/#which-one-for-your-gpu" in found[:3], found[:3]
+
+
+# What the page hands Material's result list (the last result message), recorded as the page builds it.
+RECORD_RESULTS = """
+const GuideEvent = window.MessageEvent;
+window.MessageEvent = class extends GuideEvent {
+  constructor(type, init) { super(type, init); window.guideResult = init && init.data && init.data.data; }
+};
+"""
+
+
+def _result_entries(site, browser, edition_name: str, text: str) -> list[list[dict]]:
+    _, base = site
+    page = browser.new_page()
+    page.add_init_script(RECORD_RESULTS)
+    page.goto(base + ("zh/" if edition_name == "zh" else ""))
+    sections_for(page, text)
+    entries = page.evaluate("window.guideResult.items.map(g => g.map(d => ({location: d.location, score: d.score})))")
+    page.close()
+    return entries
+
+
+def test_sections_are_listed_in_the_order_of_their_scores(site, browser):
+    """Each page once, with its top three sections, listed a page's weaker sections above the next page's better one
+    (search_query.html point 21): the sections go in one order of scores, each run of one page's sections an entry of
+    its own, headed by the page's entry."""
+    entries = _result_entries(site, browser, "en", "pycharm cannot import torch")
+    sections = [doc for entry in entries for doc in entry if "#" in doc["location"]]
+    scores = [doc["score"] for doc in sections]
+    assert len(sections) > 3 and scores == sorted(scores, reverse=True), [
+        (doc["location"], round(doc["score"], 2)) for doc in sections[:8]
+    ]
+    assert all("#" not in entry[0]["location"] for entry in entries), "every entry is headed by its page's entry"
+
+
+def test_a_typed_chinese_word_inside_a_longer_word_counts_as_held(site, browser):
+    """ "程序被阻止" requires 程序 and 阻止; the index holds the Smart App Control title's 应用程序 as one word, so lunr's
+    required query found only the set-up section that writes 程序 alone. Run again with its words optional, the
+    sections that hold every word as text, inside a longer word too, come first in the order of their scores
+    (search_query.html point 20)."""
+    entries = _result_entries(site, browser, "zh", "程序被阻止")
+    sections = [doc["location"] for entry in entries for doc in entry if "#" in doc["location"]]
+    assert sections[:1] == ["zh/troubleshooting/#winerror-4551-smart-app-control"], sections[:3]
