@@ -7,7 +7,7 @@ import ast
 
 import pytest
 
-from guide.directives import directives
+from guide.directives import directives, with_directives
 from guide.page import Page
 from guide.pages import pages
 from guide_harness import ROOT
@@ -86,7 +86,7 @@ def test_lines_walks_the_page_outside_fences_with_each_fence_at_its_opening_line
 
 
 def test_directives_come_with_their_fence():
-    page = Page.parse(SAMPLE, "sample.md", with_directives=True)
+    page = with_directives(Page.parse(SAMPLE, "sample.md"))
     assert page.fences[0].directives == {"directml": "yes"} and page.fences[1].directives == {}
 
 
@@ -153,3 +153,31 @@ def test_the_rule_finds_a_fence_regex():
     assert fence_regexes('import re\nX = re.compile(r"^[ \\t]*(`{3,}|~{3,})")\n') == [2]
     assert fence_regexes('import re\nX = re.compile(r"^#+ ")\n') == []
     assert fence_regexes(MODEL.read_text(encoding="utf-8")), "the model's own scanner is one"
+
+
+def test_the_page_machinery_has_no_import_cycle():
+    """Each module of docs/hooks/guide imports only modules below it: the page model at the bottom
+    imports nothing of the package (it once reached up to guide.directives inside a method)."""
+    package = ROOT / "docs" / "hooks" / "guide"
+    graph = {}
+    for module in package.glob("*.py"):
+        names = set()
+        for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("guide."):
+                names.add(node.module.split(".")[1])
+            elif isinstance(node, ast.Import):
+                names |= {a.name.split(".")[1] for a in node.names if a.name.startswith("guide.")}
+        graph[module.stem] = names - {module.stem}
+    cycles = []
+
+    def visit(name, path):
+        for imported in sorted(graph.get(name, ())):
+            if imported in path:
+                cycles.append(" -> ".join([*path[path.index(imported) :], imported]))
+            elif len(path) < len(graph):
+                visit(imported, [*path, imported])
+
+    for name in sorted(graph):
+        visit(name, [name])
+    assert not cycles, "import cycles in docs/hooks/guide: " + "; ".join(sorted(set(cycles)))
+    assert graph["page"] == set(), "guide/page.py is the bottom floor: it imports nothing of the package"

@@ -26,7 +26,7 @@ from pathlib import Path
 import markdown
 import pytest
 
-from guide.directives import directives, without_edition_content
+from guide.directives import directives, with_directives, without_edition_content
 from guide.i18n import TAB_TITLES
 from guide.page import Page
 from guide_harness import (
@@ -176,7 +176,7 @@ def commands_of(body: str) -> list[str]:
 
 def fences(text: str, where: str) -> list[tuple[str, str, bool]]:
     """(language, dedented body, marked as translated) of every fenced block, in order (guide.page)."""
-    page = Page.parse(text, where, with_directives=True)
+    page = with_directives(Page.parse(text, where))
     return [
         (f.language, textwrap.dedent(f.body.removesuffix("\n")), f.directives.get("i18n") == "translated")
         for f in page.fences

@@ -20,6 +20,7 @@ from browser_support import (
     search,
     skip_module_without_browser,
 )
+from guide.directives import with_directives
 from guide.page import Page
 from guide_harness import DOCS, ROOT, page_source
 from site_server import page_urls
@@ -441,5 +442,5 @@ def _own_blocks(path: str) -> set[int]:
 def _translated_blocks(path: str) -> set[int]:
     """Indexes of the code blocks that the Chinese page translates on purpose (<!-- site-block: i18n=translated -->)."""
     page = DOCS / ((path.rstrip("/") or "index") + ".zh.md")
-    fences = Page.parse(page_source(page), page.relative_to(DOCS).as_posix(), with_directives=True).fences
+    fences = with_directives(Page.parse(page_source(page), page.relative_to(DOCS).as_posix())).fences
     return {number for number, fence in enumerate(fences) if fence.directives.get("i18n") == "translated"}

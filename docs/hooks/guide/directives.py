@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 import shlex
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from guide.page import Page
 
@@ -153,6 +153,13 @@ def directives(text: str, where: str) -> list[Directive]:
     if pending:
         raise PageError(f"{where}:{first}: a site-block directive at the end of the page, above no fence")
     return found
+
+
+def with_directives(page: Page) -> Page:
+    """``page`` with each fence carrying its site-block keys, checked against KEYS (a PageError names a
+    bad one)."""
+    found = {d.fence_line: d.options for d in directives(page.source, page.where)}
+    return page.with_fences([replace(f, directives=found.get(f.line, {})) for f in page.fences])
 
 
 def fence_options(text: str, where: str, languages: set[str] | None, accepts: set[str]) -> dict[int, dict[str, str]]:

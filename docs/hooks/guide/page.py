@@ -68,16 +68,15 @@ class Page:
         return cls.parse(path.read_text(encoding="utf-8"), str(path))
 
     @classmethod
-    def parse(cls, text: str, where: str = "<page>", with_directives: bool = False) -> Page:
-        """The page of ``text``. with_directives: each fence carries its site-block keys, checked against
-        guide.directives.KEYS (a PageError names a bad one)."""
+    def parse(cls, text: str, where: str = "<page>") -> Page:
+        """The page of ``text``: its fences, headings and includes. guide.directives.with_directives(page)
+        gives each fence its site-block keys (the page model imports nothing of the package)."""
         fences, headings, includes = _scan(text)
-        if with_directives:
-            from guide.directives import directives
-
-            found = {d.fence_line: d.options for d in directives(text, where)}
-            fences = [_with(f, directives=found.get(f.line, {})) for f in fences]
         return cls(where, text, tuple(fences), tuple(headings), tuple(includes))
+
+    def with_fences(self, fences: list[Fence]) -> Page:
+        """This page with ``fences`` in place of its own (the same page, annotated)."""
+        return Page(self.where, self.source, tuple(fences), self.headings, self.includes)
 
     def blocks(self, *languages: str) -> list[Fence]:
         """The fences of these languages (all of them when none is named), in page order."""
@@ -101,10 +100,6 @@ class Page:
             for index in range(fence.line - 1, min(fence.end, len(lines))):
                 lines[index] = ""
         return "\n".join(lines)
-
-
-def _with(fence: Fence, **changes) -> Fence:
-    return Fence(**{**fence.__dict__, **changes})
 
 
 def _fence(number: int, opening: re.Match[str], body: list[str], end: int, closed: bool = True) -> Fence:
