@@ -16,7 +16,7 @@ from fetch_fashion_mnist import FILES, SOURCE, unpack
 from run_requirements import skip_or_fail
 
 # tests/ is on sys.path (pyproject.toml's pytest pythonpath), so the plugins import by name.
-pytest_plugins = ["directml_policy", "run_summary", "browser_support"]
+pytest_plugins = ["directml_policy", "run_summary", "browser_support", "codeblocks_run"]
 
 
 def pytest_collection_modifyitems(config, items) -> None:

@@ -1,4 +1,4 @@
-"""docs/hooks/guide/blocks.py: a page's Python blocks as tests/pages/test_site_blocks.py runs them, read
+"""docs/hooks/guide/blocks.py: a page's Python blocks as pytest-codeblocks collects them (tests/codeblocks_run.py), read
 through the page model (guide.page) with the site-block directives, and nothing else (pytest-codeblocks'
 comments are refused, so a mark cannot be lost)."""
 

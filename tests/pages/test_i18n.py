@@ -1,8 +1,8 @@
 """The Chinese edition: every page has its translation, the two never drift apart, and the site serves both.
 
 Parity, for each English page docs/PAGE.md against docs/PAGE.zh.md (and the notebooks):
-  the same snippet includes in the same order, the same Python blocks (so the Chinese page's blocks need not
-  run a second time: tests/pages/test_site_blocks.py runs the English ones), the same code and command blocks,
+  the same snippet includes in the same order, the same Python blocks (pytest-codeblocks runs both editions':
+  tests/codeblocks_run.py), the same code and command blocks,
   headings with the same levels and anchors, the same admonitions, tables, tab sets, {{ pin.X }} names,
   test markers and links, and no English prose paragraph left on the Chinese page.
 A code block whose text is translated on purpose (a file tree with descriptions) is marked
