@@ -6,8 +6,9 @@ pytest-codeblocks (``--codeblocks``, in pyproject.toml's addopts) collects one t
 named tests/pages/expanded/en/PAGE.md::line N (zh/ for the Chinese edition; N: the expanded page's line).
 pytest-codeblocks would ``exec`` a block inside the test process with
 ``__MODULE__`` set, not ``__name__``, so an ``if __name__ == "__main__":`` guard never runs: each Python
-block it collects runs here instead as a program (``__main__``) in a fresh folder, with its
-``args(...)`` mark, snippets/ importable (the reader's project folder) and an ASCII console.
+English block it collects runs here instead as a program (``__main__``) in a fresh folder, with its
+``args(...)`` mark, snippets/ importable (the reader's project folder) and an ASCII console; each Chinese
+block passes when it is its English page's block, in the same place with the same marks.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from pytest_codeblocks.main import extract_from_file
 
 from fetch_fashion_mnist import FILES, SOURCE, unpack
 from guide import ROOT
@@ -47,8 +49,31 @@ def pytest_configure(config) -> None:
 def pytest_collection_modifyitems(items) -> None:
     for item in items:
         block = getattr(item, "obj", None)
-        if type(item).__name__ == "TestBlock" and getattr(block, "syntax", None) == "python":
+        if type(item).__name__ != "TestBlock" or getattr(block, "syntax", None) != "python":
+            continue
+        if PAGES / "zh" in item.path.parents:
+            item.runtest = lambda item=item: same_as_english(item)
+        else:
             item.runtest = lambda item=item: run_block(item)
+
+
+def python_blocks(page: Path) -> list:
+    return [b for b in extract_from_file(page) if b.syntax == "python"]
+
+
+def same_as_english(item) -> None:
+    """A Chinese page's block passes when it is its English page's block (same place, code and marks),
+    which runs as a program: the same minutes are not spent twice. Any difference fails it."""
+    english = PAGES / "en" / item.path.relative_to(PAGES / "zh")
+    english = english.with_name(english.name.replace(".zh.md", ".md"))
+    place = [b.lineno for b in python_blocks(item.path)].index(item.obj.lineno)
+    twins = python_blocks(english) if english.is_file() else []
+    twin = twins[place] if place < len(twins) else None
+    if twin is None or (twin.code, twin.marks) != (item.obj.code, item.obj.marks):
+        where = f"en/{english.relative_to(PAGES / 'en').as_posix()}, Python block {place + 1}"
+        raise AssertionError(
+            f"{item.nodeid}: not the same block as {where} (code or marks): it would need a run of its own"
+        )
 
 
 def _scratch(config) -> Path:

@@ -7,7 +7,9 @@ import os
 import shlex
 import subprocess
 import sys
+import types
 
+import pytest
 from pytest_codeblocks.main import extract_from_file
 
 from guide.blocks import site_blocks
@@ -95,3 +97,22 @@ def test_a_main_guard_runs(tmp_path):
     """pytest-codeblocks' own exec never runs `if __name__ == "__main__":`; the plugin runs the block as a program."""
     result = run_pages(tmp_path, 'if __name__ == "__main__":\n    raise SystemExit(3)\n')
     assert result.returncode == 1 and "exited 3" in result.stdout, result.stdout[-2000:]
+
+
+def test_a_chinese_block_that_differs_from_its_english_block_fails(tmp_path, monkeypatch):
+    import codeblocks_run
+
+    monkeypatch.setattr(codeblocks_run, "PAGES", tmp_path)
+    (tmp_path / "en").mkdir()
+    (tmp_path / "zh").mkdir()
+    (tmp_path / "en" / "a.md").write_text("```python\nprint(1)\n```\n", encoding="utf-8")
+    chinese = tmp_path / "zh" / "a.zh.md"
+    for code, fails in [("print(1)\n", False), ("print(2)\n", True)]:
+        chinese.write_text(f"# 页\n\n```python\n{code}```\n", encoding="utf-8")
+        (block,) = codeblocks_run.python_blocks(chinese)
+        item = types.SimpleNamespace(path=chinese, obj=block, nodeid="zh/a.zh.md::line 3")
+        if fails:
+            with pytest.raises(AssertionError, match="not the same block as en/a.md, Python block 1"):
+                codeblocks_run.same_as_english(item)
+        else:
+            codeblocks_run.same_as_english(item)
