@@ -3,6 +3,9 @@ one dispatch, and one error (page:line) for an unknown namespace or name."""
 
 from __future__ import annotations
 
+import re
+import types
+
 import pytest
 
 from guide import checked, gpu_pages, macros, pins
@@ -38,3 +41,24 @@ def test_an_unknown_namespace_or_name_is_one_error_with_page_and_line(text, mess
 def test_github_expressions_are_not_placeholders():
     text = "runs-on: ${{ matrix.os }}"
     assert macros.expand(text, "workflow.md") == text
+
+
+def test_the_build_hook_fails_on_an_unknown_placeholder_with_page_and_line():
+    """mkdocs.yml's hook file reaches guide.macros and stops the build with MkDocs' PluginError (in-process:
+    this once took three one-page MkDocs builds)."""
+    from mkdocs.exceptions import PluginError
+
+    import site_hooks
+    from guide.config import load_mkdocs_yml
+    from guide_harness import ROOT
+
+    config = load_mkdocs_yml((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    assert "docs/hooks/site_hooks.py" in config["hooks"]
+    page = types.SimpleNamespace(file=types.SimpleNamespace(src_uri="index.md", src_path="index.md", url="index.html"))
+    for text, message in [
+        ("# Home\n\nInstall torch {{ pin.torhc }}.", "index.md:3: unknown pin 'torhc'"),
+        ("# Home\n\n{{ checked.amd-rocm-windws }}", "index.md:3: unknown checked date 'amd-rocm-windws'"),
+        ("# Home\n\n{{ pins.torch }}", "index.md:3: unknown placeholder '{{ pins.torch }}'"),
+    ]:
+        with pytest.raises(PluginError, match=re.escape(message)):
+            site_hooks.on_page_markdown(text, page, {}, None)

@@ -3,6 +3,7 @@ test that needs it, and never stop the run at collection (GitHub sets CI=true in
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import subprocess
@@ -56,9 +57,27 @@ def test_required_browser_fails_each_test_and_collection_goes_on(tmp_path):
     assert f"{BESIDE_TESTS} passed" in out  # the other module still ran
 
 
-# Every module whose tests read the Fashion-MNIST files (check_mnist_files' fixture skipped by itself: review m14).
-@pytest.mark.parametrize("test", ["tests/snippets/test_mnist_data.py", "tests/snippets/test_check_mnist_files.py"])
-def test_missing_data_is_a_skip_under_ci_and_a_failure_when_required(tmp_path, test):
+def first_test_using(module: str, fixture: str) -> str:
+    """The node id of the first test in ``module`` that asks for ``fixture`` (read from its source)."""
+    tree = ast.parse((ROOT / module).read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
+            if fixture in {a.arg for a in node.args.args}:
+                return f"{module}::{node.name}"
+    raise AssertionError(f"no test of {module} asks for {fixture}")
+
+
+# A test of each data fixture (check_mnist_files' own fixture skipped by itself: review m14), alone: the
+# fixture decides, so one test of each says what all of them do (the whole modules took minutes).
+@pytest.mark.parametrize(
+    "module, fixture",
+    [
+        ("tests/snippets/test_mnist_data.py", "fashion_mnist_root"),
+        ("tests/snippets/test_check_mnist_files.py", "gz_copy"),
+    ],
+)
+def test_missing_data_is_a_skip_under_ci_and_a_failure_when_required(tmp_path, module, fixture):
+    test = first_test_using(module, fixture)
     empty = tmp_path / "no-data"
     skipped = pytest_run(tmp_path, [test], CI="true", FASHION_MNIST_DIR=str(empty))
     assert skipped.returncode == 0, skipped.stdout
