@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import ast
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -53,59 +52,6 @@ def test_two_builds_pass_and_are_counted(tmp_path):
     result = run_with_builds(tmp_path, 2)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "full builds of the site: 2 (at most 2)" in result.stdout, result.stdout
-
-
-def test_under_xdist_the_controller_counts_every_workers_builds(tmp_path):
-    """With -n 2 (the README's command) the builds happen in the workers; the controller's summary counts
-    them all, and a third still fails the run."""
-    result = run_with_builds(tmp_path, 3, "-n", "2", "--dist", "load")
-    assert result.returncode == 1, result.stdout + result.stderr
-    assert "3 passed" in result.stdout and "built 3 times, at most 2" in result.stdout, result.stdout
-    result = run_with_builds(tmp_path, 2, "-n", "2", "--dist", "load")
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert "full builds of the site: 2 (at most 2)" in result.stdout, result.stdout
-
-
-# A plugin: tests/conftest.py's built_site, with site_server.build replaced by a stand-in that takes a second (so
-# that both workers ask for the site while it is being built) and refuses to build into a folder twice.
-SHARED_BUILD = """
-import subprocess, time
-import site_server
-from conftest import built_site  # noqa: F401 - the fixture under test
-
-def stand_in(site_dir, **urls):
-    site_server.BUILDS.append((site_dir, dict(urls)))
-    time.sleep(1)
-    site_dir.mkdir(parents=True)
-    (site_dir / "index.html").write_text("built", encoding="utf-8")
-    return subprocess.CompletedProcess("stand-in", 0, "stand-in output", "")
-
-site_server.build = stand_in
-"""
-READING = """
-import os
-
-def test_reads_{n}(built_site):
-    assert (built_site.path / "index.html").read_text(encoding="utf-8") == "built"
-    assert built_site.result.returncode == 0 and built_site.result.stdout == "stand-in output"
-    print("site at", built_site.path, "for", os.environ.get("PYTEST_XDIST_WORKER"))
-"""
-
-
-def test_under_xdist_the_workers_share_one_build(tmp_path):
-    """Two workers, a file each (--dist loadfile, as the README's command), both asking for built_site:
-    one builds, the other waits and reads the same site and the same result."""
-    (tmp_path / "stand_in_build.py").write_text(SHARED_BUILD, encoding="utf-8")
-    for name in ("a", "b"):
-        (tmp_path / f"test_{name}.py").write_text("".join(READING.format(n=n) for n in range(2)), encoding="utf-8")
-    result = nested_run(
-        tmp_path, "-p", "stand_in_build", "-n", "2", "--dist", "loadfile", "-rP", "test_a.py", "test_b.py"
-    )
-    out = result.stdout + result.stderr
-    assert result.returncode == 0, out
-    assert "4 passed" in result.stdout and "full builds of the site: 1 (at most 2)" in result.stdout, out
-    sites = set(re.findall(r"site at (\S+) for (gw\d)", out))
-    assert len({site for site, _ in sites}) == 1 and len({worker for _, worker in sites}) == 2, out
 
 
 def _builds_mkdocs(node: ast.Call) -> bool:
