@@ -42,7 +42,6 @@ def _collects_pages(config) -> bool:
 def pytest_configure(config) -> None:
     if not config.getoption("codeblocks", False) or hasattr(config, "workerinput") or not _collects_pages(config):
         return  # not asked for, an xdist worker (the controller wrote the pages before it started), or not here
-    shutil.rmtree(PAGES, ignore_errors=True)
     write_pages(PAGES)
 
 

@@ -116,3 +116,14 @@ def test_a_chinese_block_that_differs_from_its_english_block_fails(tmp_path, mon
                 codeblocks_run.same_as_english(item)
         else:
             codeblocks_run.same_as_english(item)
+
+
+def test_writing_again_leaves_unchanged_pages_alone_and_removes_a_gone_page(tmp_path):
+    """.ci/run's two runs share the checkout: the second writer must not pull a page from under the first."""
+    first = write_pages(tmp_path)
+    stamps = {page: page.stat().st_mtime_ns for page in first}
+    gone = tmp_path / "en" / "gone.md"
+    gone.write_text("# gone\n", encoding="utf-8")
+    assert write_pages(tmp_path) == first
+    assert {page: page.stat().st_mtime_ns for page in first} == stamps
+    assert not gone.exists() and not list(tmp_path.rglob("*.tmp"))

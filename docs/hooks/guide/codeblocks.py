@@ -14,6 +14,7 @@ the pages into tests/pages/expanded/ and runs each block as a program).
 
 from __future__ import annotations
 
+import os
 import shlex
 from pathlib import Path
 
@@ -52,11 +53,18 @@ def marked_source(source: str, where: str) -> str:
 
 def write_pages(folder: Path) -> list[Path]:
     """Every page of both editions, expanded and marked, as ``folder``/EDITION/PAGE.md (en/setup.md,
-    zh/setup.zh.md); the files written."""
+    zh/setup.zh.md); the files written. Each file is replaced whole (a run beside this one may be reading
+    it: .ci/run's two runs share the checkout), and a page no longer in docs/ is removed."""
     written = []
     for page in pages():
         target = folder / language_of(page) / page.relative_to(DOCS)
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(expand(marked_source(page_source(page), page.name)), encoding="utf-8")
+        text = expand(marked_source(page_source(page), page.name))
+        if not target.is_file() or target.read_text(encoding="utf-8") != text:
+            partial = target.with_name(f"{target.name}.{os.getpid()}.tmp")
+            partial.write_text(text, encoding="utf-8")
+            os.replace(partial, target)
         written.append(target)
+    for stale in set(folder.rglob("*.md")) - set(written):
+        stale.unlink(missing_ok=True)
     return written
