@@ -74,6 +74,14 @@ def build(case: dict, made: dict[str, dict]) -> str:
     text = json.dumps(base, indent=1)
     if "set" in case:
         return json.dumps(changed(base, case["set"]), indent=1)
+    if "pop" in case:
+        report = json.loads(text)
+        *parents, last = case["pop"].split(".")
+        place = report
+        for part in parents:
+            place = place[part]
+        place.pop(last)
+        return json.dumps(report, indent=1)
     if "text" in case:
         return case["text"]
     if "repeat" in case:
@@ -264,12 +272,13 @@ def evaluate(expression: str | None, values: dict) -> bool:
 
     def call(match: re.Match) -> str:
         name, args = match.group(1), [a.strip() for a in match.group(2).split(",") if a.strip()]
-        if name == "always":
-            return "'true' == 'true'"
+        if name == "cancelled":  # a local run is never cancelled
+            return "'true' == 'false'"
         subject, wanted = values[args[0]], args[1].strip("'")
         found = wanted in subject if name == "contains" else subject.lower().startswith(wanted.lower())
         return "'true' == 'true'" if found else "'true' == 'false'"
 
+    expression = re.sub(r"^\$\{\{(.*)\}\}$", r"\1", (expression or "").strip())
     unset = re.findall(r"(?:steps|needs)\.[\w-]+\.outputs\.[\w-]+", expression or "")  # GitHub reads those as ''
     values = {**dict.fromkeys(unset, ""), **values}
     return run_workflow.condition(re.sub(r"(\w+)\(([^()]*)\)", call, expression or ""), values)
@@ -340,7 +349,9 @@ def run_locally(event: Path, tmp_path: Path, label="yes", pull="opened", python=
     for name, job in workflow["jobs"].items():
         needs = [job["needs"]] if isinstance(job.get("needs"), str) else job.get("needs", [])
         # Without a status function in its `if:`, a job runs only when every job it needs succeeded.
-        failed = "always()" not in str(job.get("if")) and any(values[f"needs.{n}.result"] != "success" for n in needs)
+        failed = "cancelled()" not in str(job.get("if")) and any(
+            values[f"needs.{n}.result"] != "success" for n in needs
+        )
         if failed or not evaluate(job.get("if"), values):
             result, outputs, log = "skipped", {}, ""
         else:
