@@ -438,7 +438,11 @@ def test_every_path_ends_in_one_comment(path, tmp_path):
     if path == "valid":
         put = [c for c in run["calls"] if c.startswith("api -X PUT repos/Owner/Repo/contents/docs/hooks/data/runs/")]
         assert put and f"content={base64.b64encode(REAL.encode()).decode()}" in put[0]
-        assert "workflow run site.yml --ref run-report/issue-7" in run["calls"]  # the pull request's checks
+        pull_request = [
+            w.name for w in WORKFLOW.parent.glob("*.yml") if "pull_request" in yaml.safe_load(w.read_text())[True]
+        ]
+        for checks in pull_request:  # every workflow that a pull request starts, started on the report's branch
+            assert f"workflow run {checks} --ref run-report/issue-7" in run["calls"], checks
 
 
 def test_an_issue_that_is_not_a_report_gets_no_comment(tmp_path):

@@ -45,7 +45,12 @@ import unicodedata
 import urllib.parse
 from pathlib import Path
 
-import jsonschema
+try:
+    import jsonschema
+except ImportError as missing:  # main() says it in one line, as any error of the validator's own
+    jsonschema, MISSING = None, missing
+else:
+    MISSING = None
 
 ROOT = Path(__file__).resolve().parents[4]
 # guide (docs/hooks/guide/): the one table of GPUs, and the page model that reads the form's fence.
@@ -503,6 +508,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--comment", type=Path, help="write the issue comment here (with --event)")
     parser.add_argument("--proposal", type=Path, help="write a valid report here as issue-N.json (with --event)")
     args = parser.parse_args(argv)
+    if MISSING is not None:
+        print(ascii_line(f"error: the validator cannot start: {MISSING}; install the run-report group's lock"))
+        return EXIT_INTERNAL
     try:
         return run(args)
     except Exception as error:  # noqa: BLE001 - any failure of the validator itself: one line, its own status
