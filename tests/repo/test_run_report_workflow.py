@@ -430,6 +430,7 @@ def test_every_path_ends_in_one_comment(path, tmp_path):
     run = run_locally(event, tmp_path, given.get("label", "yes"), given.get("pull", "opened"), given.get("python"))
     assert {job: run[job] for job in results} == results, run["log"]
     assert len(run["comments"]) == 1, run["calls"]
+    assert run["comments"][0].endswith("nothing from the report was run.</sub>\n"), run["comments"][0]
     for words in said:
         assert words in run["comments"][0], run["comments"][0]
     assert len(run["errors"]) == len(errors), run["errors"]

@@ -210,7 +210,7 @@ def character_problem(text: str) -> str | None:
     """The first character rule a string breaks, as words, or None."""
     for char in text:
         if char != " " and unicodedata.category(char) in BANNED_CATEGORIES:
-            name = unicodedata.name(char, "unnamed")
+            name = unicodedata.name(char, "") or "a control character"
             return f"holds an invisible or control character U+{ord(char):04X} ({name})"
         folded = unicodedata.normalize("NFKC", char)
         if folded != char and len(folded) == 1 and folded.isascii():
@@ -257,7 +257,17 @@ def script_hosts() -> set[str]:
     return found
 
 
-def privacy_problem(text: str, hosts: set[str]) -> str | None:
+def script_paths() -> re.Pattern:
+    """The absolute paths the scripts themselves write (C:\\dev\\project, C:\\Windows), each as a whole path
+    or the start of one: the only absolute paths a report can hold, for they name no one."""
+    found = set()
+    for script in sorted(SCRIPTS.glob("*.py")):
+        for path in re.findall(r"[A-Za-z]:(?:\\{1,2}[A-Za-z0-9_.-]+)+", script.read_text(encoding="utf-8")):
+            found.add(re.escape(path.replace("\\\\", "\\")).replace(r"\\", r"[\\/]"))
+    return re.compile("(?:" + "|".join(sorted(found)) + r")(?![\w.-])", re.IGNORECASE)
+
+
+def privacy_problem(text: str, hosts: set[str], paths: re.Pattern) -> str | None:
     """The first privacy rule a string breaks, as words, or None."""
     view = unescaped(text)
     for link in URL.finditer(view):
@@ -266,7 +276,7 @@ def privacy_problem(text: str, hosts: set[str]) -> str | None:
             return f"a link with a name or a file in it ({shown(link.group(0))})"
         if (parts.hostname or "") not in hosts:
             return f"a link to {shown(parts.hostname or '')}: a report holds links only to what its scripts name"
-    outside = URL.sub(" ", view)
+    outside = paths.sub("_", URL.sub(" ", view))  # "_": the rest of such a path is no new path
     for rule, words in PRIVACY:
         found = rule.search(outside)
         if found:
@@ -275,10 +285,10 @@ def privacy_problem(text: str, hosts: set[str]) -> str | None:
 
 
 def privacy_problems(report) -> list[str]:
-    hosts = script_hosts()
+    hosts, paths = script_hosts(), script_paths()
     problems = []
     for path, text in strings(report):
-        problem = privacy_problem(text, hosts)
+        problem = privacy_problem(text, hosts, paths)
         if problem:
             problems.append(f"{where(path)}: {problem}; {AGAIN}")
     return problems
@@ -442,7 +452,8 @@ def read_event(path: Path) -> tuple[int, str]:
 
 
 def comment(problems: list[str], notes: list[str]) -> str:
-    """The issue comment: the verdict and what to do. The workflow adds what became of the pull request."""
+    """The issue comment: the verdict and what to do. The workflow adds what became of the pull request, and
+    the line that says what checked it."""
     if problems:
         lines = ["**The run report was not accepted.** Each reason, with the field it is in:", ""]
         lines += [f"- `{shown(p, 300)}`" for p in problems[:20]]
@@ -459,7 +470,6 @@ def comment(problems: list[str], notes: list[str]) -> str:
     else:
         lines = ["**The run report is valid.**"]
         lines += [""] + [f"- Note: {n}" for n in notes] if notes else []
-    lines += ["", "<sub>Checked by .github/workflows/run-report.yml; nothing from the report was run.</sub>"]
     return "\n".join(lines) + "\n"
 
 
