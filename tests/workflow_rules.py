@@ -80,7 +80,7 @@ def find_tool(name: str) -> str:
 EXTRA_WRITES = {
     ("freshness.yml", "report"): {"issues"},
     ("run-report.yml", "comment"): {"issues"},
-    ("run-report.yml", "propose"): {"contents", "pull-requests"},
+    ("run-report.yml", "propose"): {"contents", "pull-requests", "actions"},
 }
 
 

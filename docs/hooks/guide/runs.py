@@ -8,7 +8,7 @@ was sent in (``issue-N.json``, linked when the build knows the repository) or "s
 
 The build also writes ``assets/runs.json`` (the same runs, plain values) for docs/javascripts/chooser_runs.js,
 which shows the chosen GPU's runs in the chooser. The runs are validated in full by
-tests/tools/validate_run_report.py (tests/repo/test_run_report_workflow.py checks every file here); the build
+docs/hooks/data/runs/validate.py (tests/repo/test_run_report_workflow.py checks every file here); the build
 refuses a file that is not a version-1 report.
 """
 

@@ -1,0 +1,537 @@
+"""Validate a reader's run report (snippets/report.py) from a run-report issue, without running anything from it.
+
+    python docs/hooks/data/runs/validate.py --event EVENT.json --comment comment.md [--proposal DIR]
+    python docs/hooks/data/runs/validate.py --file report.json          # one report file (the site's data)
+
+The workflow .github/workflows/run-report.yml runs it; it lives beside the schemas it applies (schema-N.json).
+The issue's body is read from GitHub's event file (``$GITHUB_EVENT_PATH``), never from a ``${{ }}``
+expression. The report is the body's first ```json block (the issue form renders its field so); it must be
+at most MAX_REPORT bytes and MAX_DEPTH levels deep, parse as JSON without NaN or Infinity, and pass
+schema-N.json for its ``schema_version``. Then rules, each over every string of the report (keys too):
+
+* characters: no control, format (bidi, zero-width), private or unassigned character, no space but U+0020,
+  no look-alike of an ASCII character (what NFKC folds to one: fullwidth forms), no word that mixes Latin,
+  Cyrillic or Greek letters or spells a Latin-looking word in Cyrillic or Greek letters ("Н200");
+* markup: no tag, comment, entity or script URL;
+* privacy, read through JSON and URL escapes (``\\u5f20``, ``%3A``): a path is relative to the scripts
+  folder (no drive, UNC, POSIX root or home path, and never two levels up); no 8.3 short name (ZHANGS~1),
+  generated host name (DESKTOP-A1B2C3D, ZHANGSAN-PC) or user@host; a link only to a host that the scripts
+  themselves write (snippets/*.py); no *** glued to a word (a redaction inside a word, "***nux");
+* plausibility: the summary agrees with the epochs, the check's result with its numbers; the back-end with
+  the device, the OS and the GPU's vendor; every epoch no faster than any GPU of its class can run one
+  (TIMING_FLOOR) and an accuracy no LeNet reaches (ACCURACY_CEILING); a real day since schema 1 existed.
+
+A GPU or adapter that docs/hooks/data/gpus.yml does not know, or knows only as a vendor's generic entry,
+is flagged for the maintainer, never a reason to refuse.
+
+Each problem is one line with the field it is in. ``--comment`` writes the comment for the issue;
+``--proposal DIR`` writes a valid report to DIR/issue-N.json, as report.py writes it (json.dumps of the
+parsed report, indent 1, ASCII), for the workflow's pull request. With $GITHUB_OUTPUT
+set it writes ``valid=true|false`` and ``issue=N`` there. Exit status: 0 valid, 1 invalid, 2 for a
+wrong command line or an unreadable event file, 3 for an error inside the validator (one line; the
+workflow tells the reporter that the check, not the report, failed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import math
+import os
+import re
+import sys
+import unicodedata
+import urllib.parse
+from pathlib import Path
+
+try:
+    import jsonschema
+except ImportError as missing:  # main() says it in one line, as any error of the validator's own
+    jsonschema, MISSING = None, missing
+else:
+    MISSING = None
+
+ROOT = Path(__file__).resolve().parents[4]
+# guide (docs/hooks/guide/): the one table of GPUs, and the page model that reads the form's fence.
+sys.path.insert(0, str(ROOT / "docs" / "hooks"))
+RUNS = Path(__file__).resolve().parent
+SCRIPTS = ROOT / "snippets"
+SCHEMA_VERSIONS = {1: RUNS / "schema-1.json"}
+MAX_EVENT = 1_000_000  # GitHub caps an issue body at 65,536 characters
+MAX_REPORT = 48_000  # bytes: a real report is about 8 KB
+MAX_DEPTH = 8  # brackets: a report nests 4 deep (report.doctor.findings[0])
+FULL_TRAINING_SET = 60_000  # MNIST's and Fashion-MNIST's training images
+FIRST_DAY = datetime.date(2026, 12, 1)  # schema 1 and report.py's first day (git log of schema-1.json)
+EXIT_VALID, EXIT_INVALID, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+
+# The device each back-end trains on (ROCm's torch names its GPUs cuda), and the vendor its GPU is from.
+DEVICE_TYPE = {"DirectML": "privateuseone", "CUDA": "cuda", "ROCm": "cuda", "XPU": "xpu", "CPU": "cpu"}
+VENDOR = {"CUDA": "nvidia", "ROCm": "amd", "XPU": "intel"}
+# Seconds per epoch of 60,000 images (train_mnist.py's LeNet, batch 64) that no device of a class beats: half
+# the fastest run measured of the kind. A GPU: the H200, 2.3 s (seed-h200-cuda-2026-12-01.json; again 2.3 s
+# on 2026-12-04, torch 2.11.0+cu130). A CPU: 3.2 s and 3.4 s on a 16-core Xeon server (the same machine and
+# day, `train_mnist.py --device cpu --epochs 2` on random pictures of the set's size: the time does not depend
+# on them). An integrated GPU or the software adapter (DirectML on the CPU) has no run yet: the CPU's floor.
+TIMING_FLOOR = {"dedicated": 1.0, "integrated": 1.5, "software": 1.5, "cpu": 1.5}
+# The highest test accuracy a LeNet run can report, by data set, well above what LeNet reaches (about 0.99 on
+# MNIST; the seeds' 0.87 on Fashion-MNIST after 2 epochs); 1.0, every test picture right, is no real run.
+ACCURACY_CEILING = {"mnist": 0.998, "fashion-mnist": 0.96}
+
+# Markup in a string: a tag, a comment, an entity, or a script URL. Reports hold plain text only.
+MARKUP = re.compile(r"<\s*[A-Za-z!/?]|&#?\w+;|javascript\s*:|\bon[a-z]+\s*=", re.IGNORECASE)
+# Characters no report string holds: control, format (bidi, zero-width, BOM), surrogate, private, unassigned,
+# line and paragraph separators; and spaces other than U+0020.
+BANNED_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp", "Zs"}
+# Cyrillic and Greek letters drawn like Latin ones: a word of only these (and digits) reads as Latin.
+LATIN_LOOKING = set("АВЕЅІЈКМНОРСТХУаеіјорсхуѕԁԛԝӏΑΒΕΖΗΙΚΜΝΟΡΤΥΧοικνρτυχ")
+SCRIPTS_SEEN = ("LATIN", "CYRILLIC", "GREEK")
+
+# Where a personal name sits, by structure: the validator cannot know the reader's names.
+PRIVACY = (
+    (
+        re.compile(r"(?<![A-Za-z0-9])[A-Za-z]:[\\/]"),
+        "an absolute path ({found}): a report keeps only paths relative to the scripts folder",
+    ),
+    (
+        re.compile(r"(?<![\w.\\])\\\\+[\w?.$-]"),
+        "a network or device path ({found}): a report keeps only paths relative to the scripts folder",
+    ),
+    (
+        re.compile(r"(?:^|(?<=[\s\"'(\[=,;:]))(?:~[\\/]|/(?=[\w.~$%-]))"),
+        "an absolute path ({found}): a report keeps only paths relative to the scripts folder",
+    ),
+    (
+        re.compile(r"(?:\.\.[\\/]){2,}"),
+        "a path above the project folder ({found}): a report keeps only paths relative to the scripts folder",
+    ),
+    (re.compile(r"(?<![\w~])\w{1,6}~\d{1,2}(?!\w)"), "an 8.3 short name ({found}), which holds a folder's name"),
+    (
+        re.compile(
+            r"\b(?:(?:DESKTOP|LAPTOP)-[A-Z0-9]{7}|WIN-[A-Z0-9]{11}|\w{2,}-(?:PC|LAPTOP|DESKTOP))\b", re.IGNORECASE
+        ),
+        "a computer name ({found})",
+    ),
+    (re.compile(r"[\w.+-]+@[A-Za-z0-9][\w-]*(?:\.[\w-]+)*"), "a user or mail name ({found})"),
+    (re.compile(r"\w\*{3}|\*{3}\w"), "a redaction inside a word ({found}): a name was replaced inside a longer word"),
+)
+URL = re.compile(r"\b[A-Za-z][A-Za-z0-9+.-]*://[^\s\"'<>()]*")
+ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})|\\x([0-9A-Fa-f]{2})")
+AGAIN = "make the report again with the guide's current report.py, and paste it unchanged"
+
+
+class EventError(Exception):
+    """The event file cannot be read (not the reader's fault)."""
+
+
+def where(path) -> str:
+    """A field's place in the report, as report.field[2].name."""
+    words = "report"
+    for part in path:
+        words += f"[{part}]" if isinstance(part, int) else f".{part}"
+    return words
+
+
+def strings(value):
+    """Every string in the report (keys too), with its place: without recursion, so no depth can crash it."""
+    stack = [((), value)]
+    while stack:
+        path, item = stack.pop()
+        if isinstance(item, str):
+            yield path, item
+        elif isinstance(item, dict):
+            for key, child in reversed(item.items()):
+                stack.append(((*path, key), child))
+                stack.append((path, str(key)))
+        elif isinstance(item, list):
+            stack.extend(((*path, index), child) for index, child in reversed(list(enumerate(item))))
+
+
+def shown(text: str, limit: int = 60) -> str:
+    """A piece of the reader's text for a comment: one line, short, no backticks, every unusual character
+    as its code (U+202E), so that the comment shows what it names and draws nothing."""
+    text = "".join(
+        c if c == " " or unicodedata.category(c) not in BANNED_CATEGORIES else f"<U+{ord(c):04X}>" for c in text
+    )
+    text = re.sub(r"\s+", " ", text).replace("`", "'")
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def no_constants(name: str):
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def depth(text: str) -> int:
+    """How deep the brackets of a JSON text nest, strings aside (counted in one pass: any text is safe)."""
+    deepest = level = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            escaped, in_string = (False, True) if escaped else (char == "\\", char != '"')
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            level += 1
+            deepest = max(deepest, level)
+        elif char in "]}":
+            level -= 1
+    return deepest
+
+
+def parse(text: str) -> tuple[object, list[str]]:
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_REPORT:
+        return None, [f"the report is {size} bytes, more than {MAX_REPORT}: paste the file report.py wrote, unchanged"]
+    levels = depth(text)
+    if levels > MAX_DEPTH:
+        return None, [f"the report nests {levels} levels deep, more than {MAX_DEPTH}: {AGAIN}"]
+    try:
+        return json.loads(text, parse_constant=no_constants), []
+    except (ValueError, RecursionError) as error:  # json.JSONDecodeError is a ValueError
+        return None, [f"the report is not valid JSON: {shown(str(error), 120)}"]
+
+
+def schema_problems(report: dict) -> list[str]:
+    version = report.get("schema_version")
+    if version not in SCHEMA_VERSIONS or isinstance(version, bool):
+        known = ", ".join(map(str, SCHEMA_VERSIONS))
+        return [f"unknown schema version {shown(repr(version))}: this validator knows {known}; {AGAIN}"]
+    schema = json.loads(SCHEMA_VERSIONS[version].read_text(encoding="utf-8"))
+    validator = jsonschema.Draft202012Validator(schema)
+    problems = []
+    for error in sorted(validator.iter_errors(report), key=lambda e: (list(map(str, e.absolute_path)), e.message)):
+        value = repr(error.instance)  # jsonschema's message starts with the value: shortened, the rule stays
+        message = shown(value, 40) + error.message[len(value) :] if error.message.startswith(value) else error.message
+        problems.append(f"{where(error.absolute_path)}: {shown(message, 160)}")
+    return problems
+
+
+def character_problem(text: str) -> str | None:
+    """The first character rule a string breaks, as words, or None."""
+    for char in text:
+        if char != " " and unicodedata.category(char) in BANNED_CATEGORIES:
+            name = unicodedata.name(char, "") or "a control character"
+            return f"holds an invisible or control character U+{ord(char):04X} ({name})"
+        folded = unicodedata.normalize("NFKC", char)
+        if folded != char and len(folded) == 1 and folded.isascii():
+            return f"holds U+{ord(char):04X}, a look-alike of {folded!r}"
+    for word in re.findall(r"\w+", text):
+        scripts = {unicodedata.name(c, "").split(" ")[0] for c in word if c.isalpha()} & set(SCRIPTS_SEEN)
+        if len(scripts) > 1:
+            return f"mixes {' and '.join(sorted(scripts)).lower()} letters in one word ({shown(word)})"
+        letters = [c for c in word if c.isalpha()]
+        if scripts and scripts != {"LATIN"} and all(c in LATIN_LOOKING for c in letters):
+            return f"spells {shown(word)} in {scripts.pop().lower()} letters that look like Latin ones"
+    return None
+
+
+def character_problems(report) -> list[str]:
+    return [
+        f"{where(path)}: {problem}: a report holds the text report.py wrote, nothing else"
+        for path, text in strings(report)
+        for problem in [character_problem(text)]
+        if problem
+    ]
+
+
+def markup_problems(report) -> list[str]:
+    return [
+        f"{where(path)}: holds markup ({shown(found.group(0))}): a report holds plain text only"
+        for path, text in strings(report)
+        for found in [MARKUP.search(text)]
+        if found
+    ]
+
+
+def unescaped(text: str) -> str:
+    """The text as a reader would see it: JSON escapes left in it (\\u5f20) and URL escapes (%3A) read."""
+    text = ESCAPE.sub(lambda m: chr(int(m.group(1) or m.group(2), 16)), text)
+    return urllib.parse.unquote(text)
+
+
+def script_hosts() -> set[str]:
+    """The hosts of the links the scripts themselves write: the only links a report can hold."""
+    found = set()
+    for script in sorted(SCRIPTS.glob("*.py")):
+        found |= {h.lower() for h in re.findall(r"https?://([A-Za-z0-9.-]+)", script.read_text(encoding="utf-8"))}
+    return found
+
+
+def script_paths() -> re.Pattern:
+    """The absolute paths the scripts themselves write (C:\\dev\\project, C:\\Windows), each as a whole path
+    or the start of one: the only absolute paths a report can hold, for they name no one."""
+    found = set()
+    for script in sorted(SCRIPTS.glob("*.py")):
+        for path in re.findall(r"[A-Za-z]:(?:\\{1,2}[A-Za-z0-9_.-]+)+", script.read_text(encoding="utf-8")):
+            found.add(re.escape(path.replace("\\\\", "\\")).replace(r"\\", r"[\\/]"))
+    return re.compile("(?:" + "|".join(sorted(found)) + r")(?![\w.-])", re.IGNORECASE)
+
+
+def privacy_problem(text: str, hosts: set[str], paths: re.Pattern) -> str | None:
+    """The first privacy rule a string breaks, as words, or None."""
+    view = unescaped(text)
+    for link in URL.finditer(view):
+        parts = urllib.parse.urlsplit(link.group(0))
+        if parts.username or parts.password or parts.scheme.lower() not in ("http", "https"):
+            return f"a link with a name or a file in it ({shown(link.group(0))})"
+        if (parts.hostname or "") not in hosts:
+            return f"a link to {shown(parts.hostname or '')}: a report holds links only to what its scripts name"
+    outside = paths.sub("_", URL.sub(" ", view))  # "_": the rest of such a path is no new path
+    for rule, words in PRIVACY:
+        found = rule.search(outside)
+        if found:
+            return words.format(found=shown(re.match(r"\S*", outside[found.start() :]).group(0) or found.group(0)))
+    return None
+
+
+def privacy_problems(report) -> list[str]:
+    hosts, paths = script_hosts(), script_paths()
+    problems = []
+    for path, text in strings(report):
+        problem = privacy_problem(text, hosts, paths)
+        if problem:
+            problems.append(f"{where(path)}: {problem}; {AGAIN}")
+    return problems
+
+
+def bf16_tolerance() -> float:
+    """The bfloat16 check's tolerance, as snippets/verify_training.py sets it."""
+    found = re.search(r"^BF16_TOLERANCE = ([0-9.]+)$", (SCRIPTS / "verify_training.py").read_text("utf-8"), re.M)
+    if not found:
+        raise LookupError("snippets/verify_training.py sets no BF16_TOLERANCE")
+    return float(found.group(1))
+
+
+def gpu_class(report: dict) -> str:
+    """cpu, or the gpus.yml kind of the named GPU (dedicated when unknown or ambiguous: the lowest floor)."""
+    if report["system"]["backend"] == "CPU":
+        return "cpu"
+    from guide import gpus
+
+    kinds = {g.kind for g in gpus.match(report["gpu"]["name"])}
+    return kinds.pop() if len(kinds) == 1 else "dedicated"
+
+
+def summary_problems(report: dict) -> list[str]:
+    """The summary agrees with the epochs, the check's result with its numbers, the date is a real past day."""
+    problems = []
+    timed, check = report["timed_run"], report["training_check"]
+    epochs = timed["epochs"]
+    if [e["epoch"] for e in epochs] != list(range(1, len(epochs) + 1)):
+        problems.append("report.timed_run.epochs: not numbered 1, 2, ... in order")
+    if timed["train_images"] != FULL_TRAINING_SET:
+        problems.append(
+            f"report.timed_run.train_images: {timed['train_images']}, not the full {FULL_TRAINING_SET}: "
+            "a run on part of the set is not comparable"
+        )
+    if timed["seconds_per_epoch"] != epochs[-1]["seconds"]:
+        problems.append("report.timed_run.seconds_per_epoch: is not the last epoch's seconds")
+    if timed["accuracy"] != epochs[-1]["accuracy"]:
+        problems.append("report.timed_run.accuracy: is not the last epoch's accuracy")
+    if check["passed"]:
+        limits = {"loss_difference": check["tolerance"], "weight_difference": check["tolerance"]}
+        limits["bf16_difference"] = bf16_tolerance()
+        for key, limit in limits.items():
+            value = check[key]
+            if (value is None and key != "bf16_difference") or (
+                value is not None and (not math.isfinite(value) or value > limit)
+            ):
+                problems.append(f"report.training_check.{key}: {value!r} does not fit a passed check (limit {limit})")
+    elif not check["reason"].strip():
+        problems.append("report.training_check.reason: a failed check without its reason")
+    try:
+        day = datetime.date.fromisoformat(report["date"])
+    except ValueError:
+        day = None
+    if day is None or not FIRST_DAY <= day <= datetime.date.today() + datetime.timedelta(days=1):
+        problems.append(
+            f"report.date: {shown(report['date'])} is not a day between {FIRST_DAY} (the first report) and today"
+        )
+    return problems
+
+
+def hardware_problems(report: dict) -> list[str]:
+    """The back-end agrees with the device, the OS and the GPU; no epoch or accuracy beyond the hardware."""
+    from guide import gpus
+
+    problems = []
+    system, gpu, timed = report["system"], report["gpu"], report["timed_run"]
+    backend, device, os_name = system["backend"], gpu["device"], system["os"]
+    on_windows = os_name.startswith("Windows")
+    if device.split(":")[0] != DEVICE_TYPE[backend]:
+        problems.append(f"report.gpu.device: {device} is not a {backend} device ({DEVICE_TYPE[backend]})")
+    if (system["windows_build"] is not None) != on_windows:
+        problems.append(f"report.system.windows_build: {system['windows_build']} does not fit the OS {shown(os_name)}")
+    if backend == "DirectML" and not (on_windows or "microsoft" in os_name.lower()):
+        problems.append(f"report.system.os: DirectML runs on Windows and WSL, not on {shown(os_name)}")
+    vendor = gpus.vendor_of(gpu["name"])
+    if backend in VENDOR and vendor != VENDOR[backend]:
+        problems.append(
+            f"report.gpu.name: {shown(gpu['name'])} is not a GPU that {backend} runs on (an {VENDOR[backend]} GPU)"
+        )
+    if backend == "CPU" and (vendor == "nvidia" or any(g.kind != "software" for g in gpus.match(gpu["name"]))):
+        problems.append(f"report.gpu.name: a CPU run named after a GPU ({shown(gpu['name'])})")
+    kind = gpu_class(report)
+    floor = TIMING_FLOOR[kind]
+    for index, epoch in enumerate(timed["epochs"]):
+        if epoch["seconds"] < floor:
+            problems.append(
+                f"report.timed_run.epochs[{index}].seconds: {epoch['seconds']!r} s for 60,000 images, faster than "
+                f"any {kind if kind == 'cpu' else kind + ' GPU'} can train LeNet (at least {floor} s)"
+            )
+        if epoch["loss"] == 0:
+            problems.append(f"report.timed_run.epochs[{index}].loss: 0, which no real training reaches")
+        ceiling = ACCURACY_CEILING[timed["dataset"]]
+        if epoch["accuracy"] > ceiling:
+            problems.append(
+                f"report.timed_run.epochs[{index}].accuracy: {epoch['accuracy']!r}, above what LeNet reaches "
+                f"on {timed['dataset']} ({ceiling})"
+            )
+    return problems
+
+
+def gpu_notes(report: dict) -> list[str]:
+    """A GPU or adapter that gpus.yml does not know, or knows only by its vendor: flagged, never refused."""
+    from guide import gpus
+
+    names = [] if report["system"]["backend"] == "CPU" else [report["gpu"]["name"]]
+    names += [a["name"] for a in report["gpu"]["windows_adapters"]]
+    notes = []
+    note = "the run is kept; the table may need the card, with its vendor's source"
+    for name in dict.fromkeys(names):
+        found = gpus.match(name)
+        if not found:
+            notes.append(f"the GPU `{shown(name)}` is not in docs/hooks/data/gpus.yml: {note}")
+        elif all(g.group.endswith("-ambiguous") for g in found):
+            entry = found[0].name
+            notes.append(f"the GPU `{shown(name)}` matches only the generic entry `{entry}` of gpus.yml: {note}")
+    return notes
+
+
+def validate(text: str) -> tuple[dict | None, list[str], list[str]]:
+    """(report, problems, notes): no problems means valid."""
+    report, problems = parse(text)
+    if problems:
+        return None, problems, []
+    if not isinstance(report, dict):
+        return None, ["the report is not a JSON object: paste the whole file report.py wrote"], []
+    problems = schema_problems(report)
+    if problems and problems[0].startswith("unknown schema version"):
+        return None, problems, []
+    problems += character_problems(report) + markup_problems(report) + privacy_problems(report)
+    if problems:
+        return None, problems, []
+    problems = summary_problems(report) + hardware_problems(report)
+    return (report if not problems else None), problems, (gpu_notes(report) if not problems else [])
+
+
+def report_text(body: str) -> str:
+    """The issue form's report: the body's first fenced block, else the whole body."""
+    from guide.page import Page
+
+    fences = Page.parse(body.replace("\r\n", "\n"), "the issue's body").fences
+    return fences[0].body.strip() if fences else body.strip()
+
+
+def read_event(path: Path) -> tuple[int, str]:
+    try:
+        raw = path.read_bytes()
+    except OSError as error:
+        raise EventError(f"cannot read the event file {path}: {error.strerror}") from None
+    if len(raw) > MAX_EVENT:
+        raise EventError(f"the event file is {len(raw)} bytes, more than {MAX_EVENT}")
+    try:
+        event = json.loads(raw)
+        issue = event["issue"]
+        number, body = issue["number"], issue.get("body") or ""
+    except (ValueError, KeyError, TypeError, RecursionError):
+        raise EventError(f"{path} is not an issue event") from None
+    if not isinstance(number, int) or isinstance(number, bool) or number < 1 or not isinstance(body, str):
+        raise EventError(f"{path} is not an issue event")
+    return number, body
+
+
+def comment(problems: list[str], notes: list[str]) -> str:
+    """The issue comment: the verdict and what to do. The workflow adds what became of the pull request, and
+    the line that says what checked it."""
+    if problems:
+        lines = ["**The run report was not accepted.** Each reason, with the field it is in:", ""]
+        lines += [f"- `{shown(p, 300)}`" for p in problems[:20]]
+        if len(problems) > 20:
+            lines.append(f"- ... and {len(problems) - 20} more")
+        lines += ["", "Edit the issue with the file `report.py` wrote (unchanged) and this check runs again."]
+        if any(AGAIN in p for p in problems):
+            lines += [
+                "",
+                "This issue is public, and GitHub keeps each earlier version of it in its edit history: after "
+                "you edit, delete the earlier version there (the issue's *edited* menu), or close this issue "
+                "and open a new one with the new report.",
+            ]
+    else:
+        lines = ["**The run report is valid.**"]
+        lines += [""] + [f"- Note: {n}" for n in notes] if notes else []
+    return "\n".join(lines) + "\n"
+
+
+def ascii_line(text: str) -> str:
+    return text.encode("ascii", "backslashreplace").decode()
+
+
+def run(args: argparse.Namespace) -> int:
+    number = 0
+    try:
+        if args.event:
+            number, body = read_event(args.event)
+            text = report_text(body)
+        else:
+            text = args.file.read_text(encoding="utf-8")
+    except EventError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except (OSError, UnicodeDecodeError) as error:
+        print(f"error: cannot read {args.file}: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    report, problems, notes = validate(text)
+    for line in problems:
+        print(ascii_line(f"invalid: {line}"))
+    for line in notes:
+        print(ascii_line(f"note: {line}"))
+    if args.comment and args.event:
+        args.comment.write_text(comment(problems, notes), encoding="utf-8")
+    if report is not None and args.proposal and args.event:
+        args.proposal.mkdir(parents=True, exist_ok=True)
+        (args.proposal / f"issue-{number}.json").write_text(
+            json.dumps(report, indent=1, ensure_ascii=True) + "\n", encoding="utf-8"
+        )
+    if os.environ.get("GITHUB_OUTPUT"):
+        with open(os.environ["GITHUB_OUTPUT"], "a", encoding="utf-8") as output:
+            output.write(f"valid={'true' if report is not None else 'false'}\nissue={number}\n")
+    print("valid" if report is not None else f"invalid: {len(problems)} problem(s)")
+    return EXIT_VALID if report is not None else EXIT_INVALID
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--event", type=Path, help="GitHub's event file of an issue event")
+    source.add_argument("--file", type=Path, help="one report file")
+    parser.add_argument("--comment", type=Path, help="write the issue comment here (with --event)")
+    parser.add_argument("--proposal", type=Path, help="write a valid report here as issue-N.json (with --event)")
+    args = parser.parse_args(argv)
+    if MISSING is not None:
+        print(ascii_line(f"error: the validator cannot start: {MISSING}; install the run-report group's lock"))
+        return EXIT_INTERNAL
+    try:
+        return run(args)
+    except Exception as error:  # noqa: BLE001 - any failure of the validator itself: one line, its own status
+        where_ = error.__traceback__
+        while where_ and where_.tb_next:
+            where_ = where_.tb_next
+        line = f" ({Path(where_.tb_frame.f_code.co_filename).name} line {where_.tb_lineno})" if where_ else ""
+        detail = shown(f"{type(error).__name__}: {error}", 160)
+        print(ascii_line(f"error: the validator itself failed{line}: {detail}; the report was not judged"))
+        return EXIT_INTERNAL
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
