@@ -133,6 +133,7 @@ FAMILY_ZH = {
     "GeForce (any)": "GeForce（任意型号）",
     "HD / UHD / Iris Plus (older Core)": "HD / UHD / Iris Plus（较老的 Core 处理器）",
     "Iris Xe (11th - 14th gen Core)": "Iris Xe（第 11 – 14 代 Core）",
+    "RTX A-series (Ampere)": "RTX A 系列（Ampere）",
     "RDNA 2 (Ryzen 7000 / 9000 desktop)": "RDNA 2（Ryzen 7000 / 9000 台式机）",
     "RDNA 3.5 (Ryzen AI 300 and 400)": "RDNA 3.5（Ryzen AI 300 和 400）",
     "Ryzen APU (any)": "Ryzen APU（任意型号）",
