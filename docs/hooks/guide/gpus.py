@@ -68,6 +68,7 @@ GPU_KEYS = {
     "choices",
     "question",
     "question_zh",
+    "driver",
 }
 CUDA_CC = re.compile(r"^[0-9]{1,2}\.[0-9]$")  # an NVIDIA compute capability, "8.6"
 REQUIRED = {"name", "vendor", "family", "kind", "group", "support", "path", "fallback"}
@@ -124,6 +125,7 @@ class Gpu:
     cuda_cc_source: str | None = None
     question: str = ""
     question_zh: str = ""
+    driver: str | None = None  # vendor_index.yml's driver package, where the vendor has one per generation
 
     @property
     def ambiguous(self) -> bool:
@@ -261,6 +263,8 @@ def _gpu(entry, where: str) -> Gpu:
         _url(entry["cuda_cc_source"], where)
     if cc is None and any(s.get("backend") == "cuda" for s in entry.get("support") or []):
         raise GpuDataError(f"{where}: a GPU with a CUDA back-end needs its cuda_cc (compute capability)")
+    if (entry["vendor"] == "intel") != str(entry.get("driver", "")).startswith("intel-"):
+        raise GpuDataError(f"{where}: an Intel GPU names its driver package (driver: intel-...), and only an Intel GPU")
     if entry.get("choices") and not (entry.get("question") and entry.get("question_zh")):
         raise GpuDataError(f"{where}: a name with choices needs its question (question and question_zh)")
     support = tuple(_support(s, f"{where} support {i}") for i, s in enumerate(entry["support"] or [], 1))
@@ -302,6 +306,7 @@ def _gpu(entry, where: str) -> Gpu:
         cuda_cc_source=entry.get("cuda_cc_source"),
         question=entry.get("question", ""),
         question_zh=entry.get("question_zh", ""),
+        driver=entry.get("driver"),
     )
 
 
