@@ -30,6 +30,10 @@ skip_module_without_browser()
 
 AMD_DRIVER = "https://www.amd.com/en/support/download/drivers.html"
 INTEL_DRIVER = "https://www.intel.com/content/www/us/en/download/785597/intel-arc-iris-xe-graphics-windows.html"
+# Intel's driver for 7th-10th gen graphics: its Arc & Iris Xe package does not cover them (review R4-1)
+INTEL_7TH_10TH = (
+    "https://www.intel.com/content/www/us/en/download/776137/intel-7th-10th-gen-processor-graphics-windows.html"
+)
 NVIDIA_DRIVER = "https://www.nvidia.com/en-us/drivers/"
 NVIDIA_COMPATIBILITY = "https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html"
 
@@ -112,6 +116,15 @@ READERS = [
         AMD_DRIVER,
     ),
     ("Arc B390, no Python yet", "Intel(R) Arc(TM) B390 GPU", "11", "", "XPU", ["py -3.12 -m venv .venv"], INTEL_DRIVER),
+    (
+        "UHD 620, Windows 10",
+        "Intel(R) UHD Graphics 620",
+        "10",
+        "3.12",
+        "DirectML",
+        ["python -m pip install torch-directml", "python verify_directml.py\n"],
+        INTEL_7TH_10TH,
+    ),
 ]
 VIEWPORTS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
 # Stands in for docs/javascripts/backend_tabs.js (the chapters' script): records the label it is given.
@@ -172,6 +185,10 @@ def test_each_reader_gets_their_own_recipe_at_the_answer(reader_page, reader, na
     # The driver's page, the scripts, the checks and the troubleshooting group are linked, in that order
     links = recipe.locator("a").evaluate_all("els => els.map(a => a.getAttribute('href'))")
     assert links[0] == driver
+    # ... with its source and the date it was read there; and the route for blocked downloads (set-up's mirrors)
+    said = recipe.locator("li").first.inner_text()
+    assert re.search(r"(checked|核对于) 20\d\d-\d\d-\d\d", said), said
+    assert any(h.endswith("setup/#china-mirrors") for h in links), links
     if driver == NVIDIA_DRIVER:  # a number no NVIDIA page read here gives for Windows says where it is from
         said = recipe.locator("li").first.inner_text()
         assert ("528.33" in said) == ("cu126" in joined), said
