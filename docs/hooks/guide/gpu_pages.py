@@ -655,6 +655,59 @@ def table(language: str) -> str:
     )
 
 
+def _python_step(made, language: str, links: dict) -> list[list]:
+    """Step 2: the Python to make the environment with (the reader's, where the back-end has it), and how."""
+    r, label = RECIPE_TEXT[language], TEXT[language]["backend"]
+    low, high = recipes.python_range(made.backend)
+    if made.own_python:
+        text = r["python_own"].format(p=made.python)
+    elif made.asked:
+        text = r["python_other"].format(
+            b=label[made.backend], a=low, z=high, p=made.asked, v=made.python, how=links["how"]
+        )
+    else:
+        text = r["python_none"].format(v=made.python, how=links["how"])
+    return [
+        ["p", text + r["colon"]],
+        ["code", made.venv["powershell"], r["ps"]],
+        ["code", made.venv["cmd"], r["cmd"]],
+        ["p", r["policy"].format(policy=links["policy"])],
+    ]
+
+
+def _install_step(made, language: str, links: dict) -> list[list]:
+    """Step 3: the install command built for this GPU, what no source settles about it, its PyPI mirror form in
+    the Chinese edition (or why there is none), and set-up's route for blocked downloads."""
+    r = RECIPE_TEXT[language]
+    what = _install_what(made.install_key, language)
+    step = [["p", r["install"] + (r["open"] + what + r["close"] if what else "") + r["colon"]], ["code", made.install]]
+    note = _unsettled_name(made.install_key)
+    if note:
+        step.append(["note", r["unsettled"][note]])
+    if language == "zh" and made.mirror:
+        step += [["p", r["mirror"].format(china=links["china"])], ["code", made.mirror]]
+    elif language == "zh":
+        step.append(["p", r["no_mirror"].format(china=links["china"])])
+    step.append(["p", r["mirrors"].format(mirrors=links["mirrors"])])
+    return step
+
+
+def _recipe(made, language: str, links: dict) -> list[list]:
+    """The numbered steps, in set-up's order: driver, environment, install, scripts, the checks, troubleshooting."""
+    r, label = RECIPE_TEXT[language], TEXT[language]["backend"]
+    scripts = r["scripts"].format(zip=SCRIPTS_ZIP, zip_href=_zip_href(language), step5=links["step5"])
+    pages = r["sep"].join(f"[{r[k]}]({links[k]})" for k in ("doctor", "verify", "training_check", "training"))
+    trouble = r["trouble"].format(b=label[made.backend], href=_href(TROUBLE[made.backend]))
+    return [
+        ["step", [["p", _driver_sentence(made.driver, language)]]],
+        ["step", _python_step(made, language, links)],
+        ["step", _install_step(made, language, links)],
+        ["step", [["p", scripts]]],
+        ["step", [["p", r["checks"]], ["code", "\n".join(made.checks)], ["p", pages]]],
+        ["step", [["p", trouble]]],
+    ]
+
+
 def _nodes(made, gpu, language: str, links: dict) -> list[list]:
     """One answer as the nodes chooser.js renders: ["p", sentence] (with [text](href) and **bold**), ["note", sentence],
     ["code", text, label], ["step", [nodes]] (the steps of one numbered recipe), ["runs"], ["details", summary,
@@ -663,60 +716,21 @@ def _nodes(made, gpu, language: str, links: dict) -> list[list]:
     label = t["backend"]
     path, fallback = made.backend, made.fallback
     title = r["title"].format(name=gpu.name, family=family_label(gpu.family, language))
-    nodes = [["p", title + (r["comma"] + gpu.gfx if gpu.gfx else "")]]
-    nodes.append(
-        ["p", r["path"].format(w=made.windows, b=label[path])
-        + (r["same"] if fallback == path else r["fallback_short"].format(f=label[fallback]))]
-    )  # fmt: skip
+    after = r["same"] if fallback == path else r["fallback_short"].format(f=label[fallback])
+    nodes = [
+        ["p", title + (r["comma"] + gpu.gfx if gpu.gfx else "")],
+        ["p", r["path"].format(w=made.windows, b=label[path]) + after],
+    ]
     if made.windows == "10":
         nodes.append(["p", r["win10"]])
-    # 1. The driver; 2. Python and the environment.
-    nodes.append(["step", [["p", _driver_sentence(made.driver, language)]]])
-    low, high = recipes.python_range(path)
-    asked = made.asked
-    if made.own_python:
-        text = r["python_own"].format(p=made.python)
-    elif asked:
-        text = r["python_other"].format(b=label[path], a=low, z=high, p=asked, v=made.python, how=links["how"])
-    else:
-        text = r["python_none"].format(v=made.python, how=links["how"])
-    nodes.append(
-        ["step", [
-            ["p", text + r["colon"]],
-            ["code", made.venv["powershell"], r["ps"]],
-            ["code", made.venv["cmd"], r["cmd"]],
-            ["p", r["policy"].format(policy=links["policy"])],
-        ]]
-    )  # fmt: skip
-    # 3. The install command built for this GPU; in the Chinese edition, its mirror form (or why there is none).
-    what = _install_what(made.install_key, language)
-    three = [["p", r["install"] + (r["open"] + what + r["close"] if what else "") + r["colon"]], ["code", made.install]]
-    note = _unsettled_name(made.install_key)
-    if note:
-        three.append(["note", r["unsettled"][note]])
-    if language == "zh":
-        if made.mirror:
-            three += [["p", r["mirror"].format(china=links["china"])], ["code", made.mirror]]
-        else:
-            three.append(["p", r["no_mirror"].format(china=links["china"])])
-    three.append(["p", r["mirrors"].format(mirrors=links["mirrors"])])
-    nodes.append(["step", three])
-    # 4. The scripts; 5. the checks, in verification's order; 6. the path's troubleshooting group.
-    scripts = r["scripts"].format(zip=SCRIPTS_ZIP, zip_href=_zip_href(language), step5=links["step5"])
-    nodes.append(["step", [["p", scripts]]])
-    checks = r["sep"].join(
-        f"[{r[k]}]({links[k]})" for k in ("doctor", "verify", "training_check", "training")
-    )  # fmt: skip
-    nodes.append(["step", [["p", r["checks"]], ["code", "\n".join(made.checks)], ["p", checks]]])
-    nodes.append(["step", [["p", r["trouble"].format(b=label[path], href=_href(TROUBLE[path]))]]])
+    nodes += _recipe(made, language, links)
     if fallback != path:
         text = r["fallback"].format(b=label[path], f=label[fallback], fb=fallback)
         span = gpus.BACKENDS[fallback]["python"]
-        if span and asked and not recipes.python_for(fallback, asked)[1]:
-            text += r["py"].format(b=label[fallback], a=span[0], z=span[1], p=asked, v=span[1])
+        if span and made.asked and not recipes.python_for(fallback, made.asked)[1]:
+            text += r["py"].format(b=label[fallback], a=span[0], z=span[1], p=made.asked, v=span[1])
         nodes.append(["p", text])
-    nodes.append(["p", r["setup"].format(href=links["setup"])])
-    nodes.append(["runs"])
+    nodes += [["p", r["setup"].format(href=links["setup"])], ["runs"]]
     if gpu.support:
         facts = [
             f"{label[s.backend]}{t['colon']}[{t['status'][s.status]}]({s.source})"
