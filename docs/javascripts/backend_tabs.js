@@ -10,6 +10,8 @@
 //
 // window.guideSelectBackend(label) stores a choice the same way, so the chooser (docs/javascripts/
 // chooser.js) can pick the reader's tab before they have seen one, and switches this page's tabs too.
+// The chooser's page loads chooser.js before this script (both deferred, in page order): an answer it gives
+// on loading (a shared link, the home page's form) is left in window.guideBackendWanted and stored here.
 (function () {
   var LABELS = ["DirectML", "ROCm", "XPU", "CUDA", "CPU"];
   var KEY = "__tabs";
@@ -63,4 +65,5 @@
     switchHere(name);
     return true;
   };
+  if (window.guideBackendWanted) window.guideSelectBackend(window.guideBackendWanted);
 })();

@@ -20,10 +20,6 @@
     passed: "training check passed", failed: "training check failed", seeded: "seeded by the maintainers",
     epoch: " s/epoch, accuracy ",
   };
-  // As guide/gpus.py's normalize() and chooser.js's: case, (TM)/(R) and the words AMD, Radeon, RX aside.
-  const normalize = (s) => s.toLowerCase().replace(/\((?:tm|r)\)|[\u2122\u00ae]/g, " ").replace(/[^a-z0-9]+/g, " ")
-    .trim().split(/\s+/).filter((w) => w && !["amd", "radeon", "rx"].includes(w))
-    .map((w) => w.replace(/^rx(?=[0-9])/, "")).join("");
   const el = (tag, text) => { const e = document.createElement(tag); if (text !== undefined) e.textContent = text; return e; };
   let data = null;
   const load = () => (data = data || fetch(new URL("../assets/runs.json", script.src)).then((r) => r.json()));
@@ -48,8 +44,9 @@
   }
 
   function fill(box, runs, command) {
-    const name = chosen(box), key = normalize(name);
-    const mine = runs.filter((r) => r.table_gpu === name || (key && r.keys.includes(key)));
+    // The answer names a row of the table; the build matched each run's GPU to its row (guide/runs.py).
+    const name = chosen(box);
+    const mine = runs.filter((r) => r.table_gpu === name);
     box.replaceChildren(el("p")); box.firstChild.append(el("strong", T.title));
     const link = el("a", mine.length ? T.all : T.page); link.href = runsPage;
     if (mine.length) {

@@ -80,6 +80,97 @@ def test_names_match_loosely(typed, expected):
     assert [g.name for g in gpus.match(typed)] == [expected]
 
 
+def test_every_row_is_found_by_each_of_its_names():
+    """Each name and alias, as typed and in lower case without (TM)/(R), finds its own row and no other."""
+    wrong = []
+    for gpu in gpus.load():
+        for name in (gpu.name, *gpu.aliases):
+            for typed in (name, gpus.DROPPED.sub("", name).lower()):
+                found = [g.name for g in gpus.match(typed)]
+                if found != [gpu.name]:
+                    wrong.append(f"{typed!r}: {found}")
+    assert wrong == []
+
+
+def _longer_numbers(gpu) -> list[str]:
+    """Each name of the row with its model number made longer: a digit before it (RX 550 -> RX 6550), and for a
+    row that is not a series, a digit after it too (RX 580 -> RX 5800)."""
+    names = []
+    for key in gpu.token_keys():
+        i = next((i for i, token in enumerate(key) if token.isdigit()), None)  # the model number, not "16GB"
+        if i is not None:
+            longer = ["6" + key[i]] + ([] if gpu.series else [key[i] + "0"])
+            names += [" ".join((*key[:i], n, *key[i + 1 :])) for n in longer]
+    return names
+
+
+def test_a_shorter_model_number_never_matches_inside_a_longer_one():
+    """Over every row: a longer model number is another GPU, never this row ("AMD Radeon RX 6550M" is RDNA 2,
+    not the RX 550's gfx803)."""
+    wrong = [
+        f"{name!r} matches {gpu.name!r}"
+        for gpu in gpus.load()
+        for name in _longer_numbers(gpu)
+        if gpu in gpus.match(name)
+    ]
+    assert wrong == []
+    assert {"6550", "5500"} <= set(_longer_numbers(next(g for g in gpus.load() if g.name == "Radeon RX 550")))
+
+
+# Names the chooser missed or misread (issue 40), each with the row it must find ([] : the answer says unknown).
+NAMED = {
+    "AMD Radeon RX 6550M": [],  # RDNA 2 (Navi 24): not the RX 550 (gfx803), and no row of its own
+    "Intel(R) Arc(TM) Pro B70 Graphics": ["Intel(R) Arc(TM) Pro B70 Graphics"],
+    "Arc Pro B70": ["Intel(R) Arc(TM) Pro B70 Graphics"],
+    "Arc Pro B50": ["Intel(R) Arc(TM) Pro B50 Graphics"],
+    "Intel(R) Arc(TM) B370 GPU": ["Intel(R) Arc(TM) B370 GPU"],
+    "Arc B370": ["Intel(R) Arc(TM) B370 GPU"],
+    "AMD Radeon AI PRO R9600D": ["AMD Radeon AI PRO R9600D"],
+    "Radeon AI PRO R9600D": ["AMD Radeon AI PRO R9600D"],
+    "AMD Radeon RX 6850M XT": ["AMD Radeon RX 6850M XT"],
+    "NVIDIA GeForce RTX 2080 Ti": ["NVIDIA GeForce RTX 20 series"],  # a series row takes the numbers it starts
+    "NVIDIA GeForce GTX 1660 SUPER": ["NVIDIA GeForce GTX 16 series"],
+    "NVIDIA GeForce RTX 4060 Ti": ["NVIDIA GeForce RTX 4060"],  # the card's own row before its series
+    # Unknown names of every vendor: no row counts them as its own
+    "NVIDIA Foo 9999": [],
+    "NVIDIA GeForce Foo 9999": [],
+    "AMD Radeon Foo 9999": [],
+    "Intel(R) Foo 9999 Graphics": [],
+    "Qualcomm(R) Adreno(TM) Foo 9999": [],
+    "Microsoft Foo 9999": [],
+    "Matrox G200": [],
+}
+
+
+@pytest.mark.parametrize("typed", NAMED)
+def test_named_gpus_and_unknown_names(typed):
+    assert [g.name for g in gpus.match(typed)] == NAMED[typed]
+
+
+def test_each_row_of_the_new_gpus_has_its_facts():
+    """The rows added for issue 40 carry their targets: R9600D and RX 6850M XT as AMD lists their chips."""
+    rows = {g.name: g for g in gpus.load()}
+    assert rows["AMD Radeon AI PRO R9600D"].gfx == "gfx1201" and rows["AMD Radeon AI PRO R9600D"].path["11"] == "rocm"
+    assert rows["AMD Radeon RX 6850M XT"].gfx == "gfx1031" and rows["AMD Radeon RX 6850M XT"].path["11"] == "directml"
+
+
+def test_each_intel_gpu_gets_its_generations_driver():
+    """Intel's Arc package does not cover 7th-10th gen graphics (UHD 620): each Intel row names its package, and
+    every driver entry of vendor_index.yml has its page, its source and the date it was read there."""
+    drivers = recipes.vendor_index()["drivers"]
+    rows = {g.name: g for g in gpus.load()}
+    assert rows["Intel(R) UHD Graphics 620"].driver == "intel-7th-10th"
+    assert rows["Intel(R) Arc(TM) B580 Graphics"].driver == "intel-arc"
+    assert rows["Intel(R) Iris(R) Xe Graphics"].driver == "intel-11th-14th"
+    assert "776137" in drivers["intel-7th-10th"]["url"] and "785597" in drivers["intel-arc"]["url"]
+    assert {g.driver for g in gpus.load() if g.vendor == "intel"} <= set(drivers)
+    for name, driver in drivers.items():
+        assert driver["url"].startswith("https://") and driver["source"].startswith("https://"), name
+        assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", str(driver["checked"])), name
+    with pytest.raises(gpus.GpuDataError, match="names its driver package"):
+        gpus.parse(TEXT.replace("    driver: intel-7th-10th\n", "", 1), "gpus.yml")
+
+
 def _pick_adapter_names() -> list[tuple[str, str]]:
     """ADAPTER_NAMES of tests/snippets/troubleshooting/test_pick_adapter.py, read as data (not imported)."""
     source = (ROOT / "tests/snippets/troubleshooting/test_pick_adapter.py").read_text(encoding="utf-8")
@@ -162,9 +253,10 @@ def test_the_chinese_chooser_names_each_family_in_chinese():
     the labels that have one (the Chinese review of 2026-12, minor 32)."""
     import re
 
-    data = gpu_pages.chooser_data("zh")
-    for entry in data["gpus"]:
-        label = entry["family"]
-        assert not re.search(r"(?<![A-Za-z])[a-z]{2,}", label), f"{entry['name']}: English in {label!r}"
-        assert " (" not in label and ", " not in label, f"{entry['name']}: half-width punctuation in {label!r}"
-    assert [e["family"] for e in gpu_pages.chooser_data("en")["gpus"]] == [g.family for g in gpus.load()]
+    for gpu in gpus.load():
+        label = gpu_pages.family_label(gpu.family, "zh")
+        assert not re.search(r"(?<![A-Za-z])[a-z]{2,}", label), f"{gpu.name}: English in {label!r}"
+        assert " (" not in label and ", " not in label, f"{gpu.name}: half-width punctuation in {label!r}"
+    titles = {n[1] for n in gpu_pages.chooser_data("zh")["nodes"] if n[0] == "p" and n[1].startswith("**")}
+    assert "**Intel(R) UHD Graphics 620** \u2014 HD / UHD / Iris Plus（较老的 Core 处理器）" in titles
+    assert gpu_pages.family_label("RDNA 4", "en") == "RDNA 4"

@@ -12,6 +12,8 @@ from browser_support import BUILT, open_built, skip_module_without_browser
 skip_module_without_browser()
 
 CHAPTERS = ("setup/", "pycharm/", "verification/")
+# Every chapter with back-end tabs, opened by the reader's own navigation (the menu, a bookmark).
+ALL_CHAPTERS = ("setup/", "pycharm/", "verification/", "mnist-training/")
 
 # The label checked in each back-end tab set of the page (a set that has a "ROCm" tab).
 CHECKED = """() => [...document.querySelectorAll('article .tabbed-set')]
@@ -71,3 +73,51 @@ def test_the_choice_replaces_the_last_one_and_keeps_the_shell(site, context):
       .map(labels => labels.find(l => document.getElementById(l.htmlFor).checked).innerText.trim())""")
     assert cmd and set(cmd) == {"cmd"}, cmd
     page.close()
+
+
+def _chapters_open_on(page, base: str, tab: str) -> dict[str, list[str]]:
+    """Each chapter opened anew in the same browser context: the labels its back-end tab sets are on."""
+    found = {}
+    for chapter in ALL_CHAPTERS:
+        open_built(page, base + chapter)
+        found[chapter] = page.evaluate(CHECKED)
+    return found
+
+
+# (a shared answer, the tab every chapter must open on): chooser.js runs before backend_tabs.js on the chooser's
+# page, so an answer given while the page loads must still be stored.
+SHARED = [
+    ("choose/?gpu=AMD+Radeon+RX+7900+XTX&win=11", "", "ROCm"),
+    ("zh/choose/?gpu=Intel%28R%29+Arc%28TM%29+B580+Graphics&win=11&py=3.13", "zh/", "XPU"),
+    ("choose/?gpu=NVIDIA+GeForce+GTX+1060+6GB&win=10", "", "CUDA"),
+]
+
+
+def test_a_shared_answer_opens_every_chapter_on_its_tab(site, browser):
+    """A fresh browser opens a shared chooser link, reads the answer, then set-up, PyCharm, verification and
+    training, each from the menu: every back-end tab set is on the answer's back-end."""
+    _, base = site
+    for url, edition, tab in SHARED:
+        context = browser.new_context()
+        page = context.new_page()
+        open_built(page, base + url)
+        page.locator("#chooser-recipe").wait_for()
+        found = _chapters_open_on(page, base + edition, tab)
+        context.close()
+        assert all(labels and set(labels) == {tab} for labels in found.values()), (url, found)
+
+
+def test_the_home_forms_answer_opens_every_chapter_on_its_tab(site, browser):
+    """A fresh browser: the home page's form, the GPU's name typed and nothing else changed, then the chapters."""
+    _, base = site
+    for edition, name, tab in (("", "AMD Radeon RX 9070 XT", "ROCm"), ("zh/", "Intel(R) Arc(TM) A770 Graphics", "XPU")):
+        context = browser.new_context()
+        page = context.new_page()
+        open_built(page, base + edition)
+        page.fill("#home-gpu", name)
+        with page.expect_navigation():
+            page.locator(".home-chooser button").click()
+        page.locator("#chooser-recipe").wait_for()
+        found = _chapters_open_on(page, base + edition, tab)
+        context.close()
+        assert all(labels and set(labels) == {tab} for labels in found.values()), (edition, name, found)

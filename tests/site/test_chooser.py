@@ -15,6 +15,7 @@ from browser_support import (
     open_built,
     skip_module_without_browser,
 )
+from guide import gpus
 
 skip_module_without_browser()
 
@@ -354,3 +355,37 @@ def test_axe_finds_no_violations(site, browser, scheme):
         report += axe_violations(page, f"{url or 'home'} [{scheme}]")
     context.close()
     assert not report, "\n".join(report)
+
+
+def _typed_variants() -> list[str]:
+    """Names a reader may type for every row: each name and alias, in lower case without (TM)/(R), with a
+    memory size after it, with its model number made longer, and the names this file and test_gpus.py name."""
+    names = list(dict.fromkeys(n for n, *_ in NAMES))
+    for gpu in gpus.load():
+        for name in (gpu.name, *gpu.aliases):
+            bare = gpus.DROPPED.sub("", name)
+            names += [name, bare.lower(), name + " 8GB", bare.replace(" ", "")]
+            numbers = [t for t in gpus.tokens(name) if t.isdigit()]
+            if numbers:
+                names += [name.replace(numbers[0], "6" + numbers[0], 1), name.replace(numbers[0], numbers[0] + "0", 1)]
+    names += ["AMD Radeon RX 6550M", "NVIDIA Foo 9999", "Intel(R) Foo 9999 Graphics", "7900", "790", "RTX 2080 Ti"]
+    return list(dict.fromkeys(names))
+
+
+def test_the_page_reads_a_name_as_the_build_does(page):
+    """chooser.js's lookup and guide/gpus.py's match() give the same rows for every name of the table and its
+    variants (over 1,000 names), the GPU names the chooser must refuse included."""
+    names = _typed_variants()
+    shown = page.evaluate("names => names.map(n => window.guideChooserMatch(n))", names)
+    wrong = [
+        f"{name!r}: page {got}, build {[g.name for g in gpus.match(name)]}"
+        for name, got in zip(names, shown, strict=True)
+        if got != [g.name for g in gpus.match(name)]
+    ]
+    assert len(names) > 1000 and wrong == []
+
+
+@pytest.mark.parametrize("name", ["AMD Radeon RX 6550M", "NVIDIA Foo 9999"])
+def test_a_name_of_no_row_is_unknown_on_the_page(page, name):
+    text = answer_for(page, name)
+    assert text.startswith("No GPU of the table matches \u201c" + name + "\u201d") and "gfx803" not in text, text

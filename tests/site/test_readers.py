@@ -9,18 +9,31 @@ kernels for a GTX 1080), so a wrong row or a wrong rule fails here too.
 
 from __future__ import annotations
 
+import importlib.util
+import io
+import os
 import re
+import subprocess
+import sys
+import urllib.request
+import zipfile
+from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
 
 from browser_support import skip_module_without_browser
 from guide import gpus, recipes
+from guide_harness import DOCS
 
 skip_module_without_browser()
 
 AMD_DRIVER = "https://www.amd.com/en/support/download/drivers.html"
 INTEL_DRIVER = "https://www.intel.com/content/www/us/en/download/785597/intel-arc-iris-xe-graphics-windows.html"
+# Intel's driver for 7th-10th gen graphics: its Arc & Iris Xe package does not cover them (review R4-1)
+INTEL_7TH_10TH = (
+    "https://www.intel.com/content/www/us/en/download/776137/intel-7th-10th-gen-processor-graphics-windows.html"
+)
 NVIDIA_DRIVER = "https://www.nvidia.com/en-us/drivers/"
 NVIDIA_COMPATIBILITY = "https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html"
 
@@ -103,6 +116,15 @@ READERS = [
         AMD_DRIVER,
     ),
     ("Arc B390, no Python yet", "Intel(R) Arc(TM) B390 GPU", "11", "", "XPU", ["py -3.12 -m venv .venv"], INTEL_DRIVER),
+    (
+        "UHD 620, Windows 10",
+        "Intel(R) UHD Graphics 620",
+        "10",
+        "3.12",
+        "DirectML",
+        ["python -m pip install torch-directml", "python verify_directml.py\n"],
+        INTEL_7TH_10TH,
+    ),
 ]
 VIEWPORTS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
 # Stands in for docs/javascripts/backend_tabs.js (the chapters' script): records the label it is given.
@@ -163,6 +185,10 @@ def test_each_reader_gets_their_own_recipe_at_the_answer(reader_page, reader, na
     # The driver's page, the scripts, the checks and the troubleshooting group are linked, in that order
     links = recipe.locator("a").evaluate_all("els => els.map(a => a.getAttribute('href'))")
     assert links[0] == driver
+    # ... with its source and the date it was read there; and the route for blocked downloads (set-up's mirrors)
+    said = recipe.locator("li").first.inner_text()
+    assert re.search(r"(checked|核对于) 20\d\d-\d\d-\d\d", said), said
+    assert any(h.endswith("setup/#china-mirrors") for h in links), links
     if driver == NVIDIA_DRIVER:  # a number no NVIDIA page read here gives for Windows says where it is from
         said = recipe.locator("li").first.inner_text()
         assert ("528.33" in said) == ("cu126" in joined), said
@@ -197,23 +223,81 @@ def test_the_copy_button_copies_the_command(reader_page):
     assert "[device-gfx1103]" in page.evaluate("navigator.clipboard.readText()")
 
 
-def test_the_scripts_archive_is_there(site):
-    import io
-    import urllib.request
-    import zipfile
-
-    site_dir, base = site
+def _zip(base: str) -> zipfile.ZipFile:
     with urllib.request.urlopen(base + "guide-scripts.zip") as response:
-        names = zipfile.ZipFile(io.BytesIO(response.read())).namelist()
-    assert {
-        f"dml-guide/{n}"
-        for n in (
-            "doctor.py",
-            "verify_training.py",
-            "train_mnist.py",
-            "choose_device.py",
-            "mnist_data.py",
-            "lenet.py",
-            "verify_directml.py",
-        )
-    } <= set(names)
+        return zipfile.ZipFile(io.BytesIO(response.read()))
+
+
+# `python NAME.py` on a page where NAME.py is not a reader's script: the project's own tools, and the
+# troubleshooting page's stand-in for "your script".
+NOT_READERS = {"script.py"}
+
+
+def test_the_zip_holds_every_script_a_page_tells_the_reader_to_run(site):
+    """Each `python NAME.py` of every page is in guide-scripts.zip, at its top (no folder around the scripts)."""
+    told = set()
+    for page in DOCS.rglob("*.md"):
+        told |= set(re.findall(r"\bpython ([a-z_]+\.py)\b", page.read_text(encoding="utf-8")))
+    names = set(_zip(site[1]).namelist())
+    assert {"doctor.py", "verify_directml.py", "report.py", "train_mnist.py"} <= told
+    assert sorted(told - NOT_READERS - names) == []
+    assert all("/" not in n for n in names), sorted(names)
+
+
+def _stand_in_mnist(fashion_root: Path, project: Path, train: int = 2000, test: int = 500) -> None:
+    """MNIST for a machine that cannot reach MNIST's servers: the first images of Fashion-MNIST, in MNIST's own
+    file format and under its file names (data/MNIST/raw), so that the answer's `--download` finds them there and
+    downloads nothing."""
+    raw = project / "data" / "MNIST" / "raw"
+    raw.mkdir(parents=True)
+    for split, count in (("train", train), ("t10k", test)):
+        for kind, size in (("images-idx3", 28 * 28), ("labels-idx1", 1)):
+            data = (fashion_root / "FashionMNIST" / "raw" / f"{split}-{kind}-ubyte").read_bytes()
+            header = 16 if kind.startswith("images") else 8
+            head = data[:4] + count.to_bytes(4, "big") + data[8:header]
+            (raw / f"{split}-{kind}-ubyte").write_bytes(head + data[header : header + count * size])
+
+
+# (GPU, Windows, Python): a DirectML reader, whose DirectML check runs only where torch-directml is, and a ROCm
+# reader, whose answer runs the checks with the CPU fallback, as on any back-end but DirectML.
+RUN_READERS = [("Intel(R) UHD Graphics 620", "10", "3.12"), ("AMD Radeon RX 9070 XT", "11", "3.14")]
+
+
+@pytest.mark.parametrize("name, win, py", RUN_READERS, ids=[r[0] for r in RUN_READERS])
+def test_the_answer_runs_as_written(site, browser, tmp_path, fashion_mnist_root, name, win, py):
+    """The answer's zip, downloaded from its link, unpacked as the answer says into a fresh project folder; then
+    the answer's commands, in its order, with this environment's Python standing in for the reader's .venv."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(site[1] + "choose/?" + urlencode({"gpu": name, "win": win, "py": py}))
+    recipe = page.locator("#chooser-recipe")
+    recipe.wait_for()
+    steps = recipe.locator(":scope > li").evaluate_all("els => els.map(e => e.innerText)")
+    href = recipe.locator("a[href$='guide-scripts.zip']").evaluate("a => a.href")
+    commands = recipe.locator(".chooser-code pre > code").last.inner_text().splitlines()
+    context.close()
+    # Set-up's order: driver, environment, install, scripts, then the checks
+    assert [i for i, s in enumerate(steps) if "guide-scripts.zip" in s] == [3], steps
+    assert "Unpack it into the project folder, so that doctor.py sits beside .venv" in steps[3]
+    project = tmp_path / "dml-guide"
+    project.mkdir()
+    with urllib.request.urlopen(href) as response:
+        zipfile.ZipFile(io.BytesIO(response.read())).extractall(project)
+    assert [c.split()[:2] for c in commands][:1] == [["python", "doctor.py"]]
+    assert all((project / c.split()[1]).is_file() for c in commands), commands
+    _stand_in_mnist(fashion_mnist_root, project)
+    not_here = []
+    for command in commands:
+        words = command.split()
+        if words[1] == "verify_directml.py" and "--allow-fallback" not in words:
+            if importlib.util.find_spec("torch_directml") is None:
+                not_here.append(command)
+                continue
+        done = subprocess.run(
+            [sys.executable, *words[1:]], cwd=project, capture_output=True, text=True, timeout=600,
+            env={k: v for k, v in os.environ.items() if k != "TORCH_DEVICE"},
+        )  # fmt: skip
+        assert done.returncode == 0, f"{command}: exit {done.returncode}\n{done.stdout[-2000:]}{done.stderr[-2000:]}"
+    assert (project / "checkpoints" / "lenet-mnist.pt").is_file()
+    if not_here:
+        pytest.skip(f"ran every other command of the answer; not here (needs torch-directml): {not_here}")

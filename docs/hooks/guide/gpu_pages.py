@@ -133,6 +133,7 @@ FAMILY_ZH = {
     "GeForce (any)": "GeForce（任意型号）",
     "HD / UHD / Iris Plus (older Core)": "HD / UHD / Iris Plus（较老的 Core 处理器）",
     "Iris Xe (11th - 14th gen Core)": "Iris Xe（第 11 – 14 代 Core）",
+    "RTX A-series (Ampere)": "RTX A 系列（Ampere）",
     "RDNA 2 (Ryzen 7000 / 9000 desktop)": "RDNA 2（Ryzen 7000 / 9000 台式机）",
     "RDNA 3.5 (Ryzen AI 300 and 400)": "RDNA 3.5（Ryzen AI 300 和 400）",
     "Ryzen APU (any)": "Ryzen APU（任意型号）",
@@ -161,15 +162,10 @@ TROUBLE = {
     "cuda": "troubleshooting.md#torch-not-compiled-with-cuda",
 }
 SCRIPTS_ZIP = "guide-scripts.zip"  # at the site's root, built with the site (on_post_build)
-SCRIPTS = (
-    "doctor.py",
-    "verify_directml.py",
-    "choose_device.py",
-    "verify_training.py",
-    "mnist_data.py",
-    "lenet.py",
-    "train_mnist.py",
-)
+# Every script of snippets/'s top level: each one a page tells the reader to run (doctor.py, verify_directml.py,
+# verify_training.py, train_mnist.py, report.py, the benchmarks, check_mnist_files.py ...) and those they import.
+# The troubleshooting and migration examples stay on their pages.
+SCRIPTS = tuple(sorted(p.name for p in (ROOT / "snippets").glob("*.py")))
 
 
 RECIPE_TEXT = {
@@ -197,8 +193,10 @@ RECIPE_TEXT = {
         },
         "mirror": "",
         "no_mirror": "",
-        "scripts": "Get the scripts: [{zip}]({zip_href}) (every script of this guide, built with this site); unpack it into the project folder, or save them one by one ([set-up, step 5]({step5})).",
-        "checks": "Run the doctor, the training check, then train:",
+        "scripts": "Get the scripts: [{zip}]({zip_href}) (every script of this guide, built with this site). Unpack it into the project folder, so that doctor.py sits beside .venv (Windows' Extract All: choose the project folder as the destination), or save them one by one ([set-up, step 5]({step5})).",
+        "checks": "In the project folder, with the environment active: the doctor, the DirectML check, the training check, then train:",
+        "mirrors": "Downloads slow or blocked (in China, for example)? [Mirrors and offline routes]({mirrors}).",
+        "verify": "the DirectML check",
         "doctor": "the doctor",
         "training_check": "the training check",
         "training": "training",
@@ -213,6 +211,22 @@ RECIPE_TEXT = {
         "for_gfx": "For {gfx}: {cards}",
         "for_cuda": "For compute capability {archs}",
         "win10": "Windows 10 has been out of support since October 14, 2025: [what that means here](#windows-10).",
+        "none": "No GPU of the table matches \u201c{name}\u201d. See the name Windows gives it with this guide's doctor.py or dxdiag, or look it up under Every GPU below.",
+        "which": "Which one is it?",
+        "how": "Not sure? Task Manager's Performance tab or dxdiag names it; this guide's doctor.py prints a link with the GPU's name.",
+        "path": "Your path on Windows {w}: **{b}**. ",
+        "fallback_short": "If it fails: {f}.",
+        "same": "No other GPU back-end.",
+        "title": "**{name}** \u2014 {family}",
+        "comma": ", ",
+        "colon": ":",
+        "open": " (",
+        "close": ")",
+        "stop": ".",
+        "py": " {b} needs Python {a} \u2013 {z}; yours is {p}: install {v} beside it.",
+        "facts": "This GPU's back-ends",
+        "sep": "; ",
+        "driver_checked": "[the source]({source}), checked {checked}",
     },
     "zh": {
         "steps": "你的步骤",
@@ -238,8 +252,10 @@ RECIPE_TEXT = {
         },
         "mirror": "国内网络：同一条命令走清华 PyPI 镜像（[换源说明]({china})）：",
         "no_mirror": "这个索引不在 PyPI 上，本指南没有核对过它的国内镜像；下载超时请看[国内网络]({china})。",
-        "scripts": "获取脚本：[{zip}]({zip_href})（本指南的全部脚本，随本站一起生成）；解压到项目文件夹，或者逐个保存（[配置环境第 5 步]({step5})）。",
-        "checks": "依次运行诊断脚本、训练检查，然后训练：",
+        "scripts": "获取脚本：[{zip}]({zip_href})（本指南的全部脚本，随本站一起生成）。解压到项目文件夹，让 doctor.py 与 .venv 并列（Windows 的“全部解压缩”：目标选项目文件夹），或者逐个保存（[配置环境第 5 步]({step5})）。",
+        "checks": "在项目文件夹中、环境已激活时，依次运行诊断脚本、DirectML 检查、训练检查，然后训练：",
+        "mirrors": "下载很慢或被墙？[镜像和离线安装]({mirrors})。",
+        "verify": "DirectML 检查",
         "doctor": "诊断脚本",
         "training_check": "训练检查",
         "training": "训练",
@@ -254,6 +270,22 @@ RECIPE_TEXT = {
         "for_gfx": "{gfx}：{cards}",
         "for_cuda": "计算能力 {archs}",
         "win10": "Windows 10 自 2025 年 10 月 14 日起停止支持：[这对你意味着什么](#windows-10)。",
+        "none": "表中没有与此匹配的显卡：\u201c{name}\u201d。用本指南的 doctor.py 或 dxdiag 查看 Windows 显示的名称，或在下面的“全部显卡”里找。",
+        "which": "是哪一块？",
+        "how": "不知道？任务管理器的“性能”页或 dxdiag 会显示型号；本指南的 doctor.py 会打印带显卡名称的链接。",
+        "path": "Windows {w} 上的路线：**{b}**。",
+        "fallback_short": "不行时：{f}。",
+        "same": "没有别的 GPU 后端。",
+        "title": "**{name}** \u2014 {family}",
+        "comma": "，",
+        "colon": "：",
+        "open": "（",
+        "close": "）",
+        "stop": "。",
+        "py": "{b} 需要 Python {a} – {z}；你的是 {p}：装一个 {v} 与之并存即可。",
+        "facts": "此显卡的各后端",
+        "sep": "；",
+        "driver_checked": "[来源]({source})，核对于 {checked}",
     },
 }
 
@@ -418,23 +450,48 @@ def _links() -> dict:
         "policy": SETUP_ANCHOR["directml"],
         "step5": "setup.md#5-get-the-scripts",
         "china": "setup.md#china-network",
+        "mirrors": "setup.md#china-mirrors",
         "doctor": "verification.md#start-with-the-doctor",
+        "verify": "verification.md#run-it",
         "training_check": "verification.md#check-training-too",
         "training": "mnist-training.md",
         "setup": OTHER_BACKENDS,
     }
 
 
-def _driver(vendor: str, build: str | None = None) -> dict:
-    driver = recipes.vendor_index()["drivers"]["microsoft" if vendor in {"qualcomm", "microsoft"} else vendor]
+def _driver(key: str) -> dict:
+    """A driver entry of vendor_index.yml by recipes.driver_key ("intel-7th-10th", "nvidia:cu126")."""
+    name, _, build = key.partition(":")
+    driver = recipes.vendor_index()["drivers"][name]
     minimum = driver["minimum"]
     return {
         "label": driver["label"],
         "url": driver["url"],
         "min": minimum.get(build) if isinstance(minimum, dict) else minimum,
         "source": driver["source"],
+        "checked": str(driver["checked"]),
         "quoted": build in driver.get("minimum_quoted", []),
     }
+
+
+def _driver_sentence(key: str, language: str) -> str:
+    """The recipe's first step: the driver's page, the minimum version where a source names one, and that source
+    with the date it was read there."""
+    r, d = RECIPE_TEXT[language], _driver(key)
+    if d["min"]:
+        minimum = r["min"].format(min=d["min"]) + (r["min_quoted"].format(source=d["source"]) if d["quoted"] else "")
+    else:
+        minimum = r["min_none"]
+    checked = r["driver_checked"].format(source=d["source"], checked=d["checked"])
+    return (
+        r["driver"].format(driver=f"[{d['label']}]({d['url']})")
+        + r["open"]
+        + minimum
+        + r["sep"]
+        + checked
+        + r["close"]
+        + r["stop"]
+    )
 
 
 def _install_what(key: str, language: str) -> str:
@@ -482,10 +539,11 @@ def paths(language: str) -> str:
         if python:
             facts += f" · {t['python']} {python[0]} – {python[1]}"
         facts += " (" + _link(("核对于 " if language == "zh" else "checked ") + checked, source) + ")"
-        vendors = dict.fromkeys(g.vendor for gs in installs.values() for g in gs)
-        drivers = "; ".join(_link(_driver(v)["label"], _driver(v)["url"]) for v in vendors) or _link(
-            _driver("microsoft")["label"], _driver("microsoft")["url"]
-        )
+        keys = dict.fromkeys(recipes.driver_key(g, backend) for gs in installs.values() for g in gs)
+        found = {_driver(k)["url"]: _driver(k)["label"] for k in keys} or {
+            _driver("microsoft")["url"]: _driver("microsoft")["label"]
+        }
+        drivers = "; ".join(_link(label, url) for url, label in found.items())
         guide_python = recipes.python_for(backend, None)[0]
         venv = recipes.venv_commands(guide_python)
         stop, colon = ("。", "：") if language == "zh" else (".", ":")
@@ -526,7 +584,7 @@ def paths(language: str) -> str:
         scripts = r["scripts"].replace("[{zip}]({zip_href})", f'<a href="{_zip_href(language)}">{SCRIPTS_ZIP}</a>')
         body.append("**4.** " + scripts.format(step5=links["step5"]))
         body.append("**5.** " + r["checks"])
-        body.append(_fence("\n".join(recipes.CHECKS)))
+        body.append(_fence("\n".join(recipes.checks(backend))))
         body.append(
             f"[{r['doctor']}]({links['doctor']}) · [{r['training_check']}]({links['training_check']}) · "
             f"[{r['training']}]({links['training']}) · "
@@ -597,61 +655,138 @@ def table(language: str) -> str:
     )
 
 
-def chooser_data(language: str) -> dict:
-    t, r = TEXT[language], RECIPE_TEXT[language]
-    entries, installs = [], {}
-    for gpu in gpus.load():
-        keys = {}
-        if not gpu.ambiguous:
-            for backend in {*gpu.path.values(), *gpu.fallback.values()}:
-                key = keys[backend] = recipes.install_key(gpu, backend)
-                if key not in installs:
-                    name = _unsettled_name(key)
-                    build = key.partition(":")[2] if key.startswith("cuda:") else None
-                    installs[key] = {
-                        "cmd": recipes.install_command(key),
-                        "mirror": recipes.mirror_command(key),
-                        "what": _install_what(key, language),
-                        "note": r["unsettled"][name] if name else "",
-                        "build": build,
-                    }
-        entries.append(
-            {
-                "name": gpu.name,
-                "keys": gpu.keys(),
-                "vendor": gpu.vendor,
-                "family": family_label(gpu.family, language),
-                "gfx": gpu.gfx,
-                "path": gpu.path,
-                "fallback": gpu.fallback,
-                "install": keys,
-                "support": [
-                    [s.backend, t["status"][s.status], s.source, s.note_zh if language == "zh" else s.note]
-                    for s in gpu.support
-                ],
-                "question": gpu.question_zh if language == "zh" else gpu.question,
-                "choices": [[c.label_zh if language == "zh" else c.label, c.gpu] for c in gpu.choices],
-            }
+def _python_step(made, language: str, links: dict) -> list[list]:
+    """Step 2: the Python to make the environment with (the reader's, where the back-end has it), and how."""
+    r, label = RECIPE_TEXT[language], TEXT[language]["backend"]
+    low, high = recipes.python_range(made.backend)
+    if made.own_python:
+        text = r["python_own"].format(p=made.python)
+    elif made.asked:
+        text = r["python_other"].format(
+            b=label[made.backend], a=low, z=high, p=made.asked, v=made.python, how=links["how"]
         )
-    drivers = {v: _driver(v) for v in recipes.vendor_index()["drivers"]}
-    for build in ("cu130", "cu126"):
-        drivers[f"nvidia:{build}"] = _driver("nvidia", build)
+    else:
+        text = r["python_none"].format(v=made.python, how=links["how"])
+    return [
+        ["p", text + r["colon"]],
+        ["code", made.venv["powershell"], r["ps"]],
+        ["code", made.venv["cmd"], r["cmd"]],
+        ["p", r["policy"].format(policy=links["policy"])],
+    ]
+
+
+def _install_step(made, language: str, links: dict) -> list[list]:
+    """Step 3: the install command built for this GPU, what no source settles about it, its PyPI mirror form in
+    the Chinese edition (or why there is none), and set-up's route for blocked downloads."""
+    r = RECIPE_TEXT[language]
+    what = _install_what(made.install_key, language)
+    step = [["p", r["install"] + (r["open"] + what + r["close"] if what else "") + r["colon"]], ["code", made.install]]
+    note = _unsettled_name(made.install_key)
+    if note:
+        step.append(["note", r["unsettled"][note]])
+    if language == "zh" and made.mirror:
+        step += [["p", r["mirror"].format(china=links["china"])], ["code", made.mirror]]
+    elif language == "zh":
+        step.append(["p", r["no_mirror"].format(china=links["china"])])
+    step.append(["p", r["mirrors"].format(mirrors=links["mirrors"])])
+    return step
+
+
+def _recipe(made, language: str, links: dict) -> list[list]:
+    """The numbered steps, in set-up's order: driver, environment, install, scripts, the checks, troubleshooting."""
+    r, label = RECIPE_TEXT[language], TEXT[language]["backend"]
+    scripts = r["scripts"].format(zip=SCRIPTS_ZIP, zip_href=_zip_href(language), step5=links["step5"])
+    pages = r["sep"].join(f"[{r[k]}]({links[k]})" for k in ("doctor", "verify", "training_check", "training"))
+    trouble = r["trouble"].format(b=label[made.backend], href=_href(TROUBLE[made.backend]))
+    return [
+        ["step", [["p", _driver_sentence(made.driver, language)]]],
+        ["step", _python_step(made, language, links)],
+        ["step", _install_step(made, language, links)],
+        ["step", [["p", scripts]]],
+        ["step", [["p", r["checks"]], ["code", "\n".join(made.checks)], ["p", pages]]],
+        ["step", [["p", trouble]]],
+    ]
+
+
+def _nodes(made, gpu, language: str, links: dict) -> list[list]:
+    """One answer as the nodes chooser.js renders: ["p", sentence] (with [text](href) and **bold**), ["note", sentence],
+    ["code", text, label], ["step", [nodes]] (the steps of one numbered recipe), ["runs"], ["details", summary,
+    [sentences]]. Every command in it is the recipe's (guide/recipes.py)."""
+    t, r = TEXT[language], RECIPE_TEXT[language]
+    label = t["backend"]
+    path, fallback = made.backend, made.fallback
+    title = r["title"].format(name=gpu.name, family=family_label(gpu.family, language))
+    after = r["same"] if fallback == path else r["fallback_short"].format(f=label[fallback])
+    nodes = [
+        ["p", title + (r["comma"] + gpu.gfx if gpu.gfx else "")],
+        ["p", r["path"].format(w=made.windows, b=label[path]) + after],
+    ]
+    if made.windows == "10":
+        nodes.append(["p", r["win10"]])
+    nodes += _recipe(made, language, links)
+    if fallback != path:
+        text = r["fallback"].format(b=label[path], f=label[fallback], fb=fallback)
+        span = gpus.BACKENDS[fallback]["python"]
+        if span and made.asked and not recipes.python_for(fallback, made.asked)[1]:
+            text += r["py"].format(b=label[fallback], a=span[0], z=span[1], p=made.asked, v=span[1])
+        nodes.append(["p", text])
+    nodes += [["p", r["setup"].format(href=links["setup"])], ["runs"]]
+    if gpu.support:
+        facts = [
+            f"{label[s.backend]}{t['colon']}[{t['status'][s.status]}]({s.source})"
+            + (r["open"] + (s.note_zh if language == "zh" else s.note) + r["close"] if s.note else "")
+            for s in gpu.support
+        ]
+        nodes.append(["details", r["facts"], facts])
+    return nodes
+
+
+def chooser_data(language: str) -> dict:
+    """The chooser's whole knowledge, for chooser.js: how to read a typed name (the table's names as tokens) and
+    every answer, computed here from recipes.table(). Equal nodes are written once: an answer is a list of
+    their numbers."""
+    r = RECIPE_TEXT[language]
+    nodes: list[list] = []
+    number: dict[str, int] = {}
+
+    def ids(answer: list[list]) -> list[int]:
+        out = []
+        for node in answer:
+            key = json.dumps(node, ensure_ascii=False)
+            if key not in number:
+                number[key] = len(nodes)
+                nodes.append(node)
+            out.append(number[key])
+        return out
+
+    entries = []
+    table = recipes.table()
     links = {k: _href(v) for k, v in _links().items()}
-    links["zip"] = _zip_href(language)
-    links["trouble"] = {b: _href(v) for b, v in TROUBLE.items()}
+    for gpu in gpus.load():
+        entry = {"name": gpu.name, "keys": [list(k) for k in gpu.token_keys()], "vendor": gpu.vendor}
+        if gpu.series:
+            entry["series"] = 1
+        if gpu.ambiguous:
+            title = r["title"].format(name=gpu.name, family=family_label(gpu.family, language))
+            entry["ask"] = ids([["p", title], ["p", gpu.question_zh if language == "zh" else gpu.question]])
+            entry["choices"] = [[c.gpu, c.label_zh if language == "zh" else c.label] for c in gpu.choices]
+        else:
+            entry["tab"] = {w: TAB_LABEL[gpu.path[w]] for w in gpus.WINDOWS}
+            entry["paths"] = {w: [gpu.path[w], gpu.fallback[w]] for w in gpus.WINDOWS}
+            entry["answers"] = {
+                w: {p: ids(_nodes(table[(gpu.name, w, p)], gpu, language, links)) for p in ("", *recipes.PYTHONS)}
+                for w in gpus.WINDOWS
+            }
+        entries.append(entry)
     return {
         "gpus": entries,
-        "installs": installs,
-        "drivers": drivers,
-        "links": links,
-        "text": r,
-        "checks": list(recipes.CHECKS),
-        "guide_python": pins.load_pins()["python"],
-        "tabs": TAB_LABEL,
-        "backends": {
-            b: {"label": t["backend"][b], "python": v["python"], "windows": list(v["windows"])}
-            for b, v in gpus.BACKENDS.items()
+        "nodes": nodes,
+        "match": {
+            "signs": gpus.DROPPED.pattern,
+            "dropped": sorted(gpus.DROPPED_WORDS),
+            "marks": [[v, list(m)] for v, m in gpus.VENDOR_MARKS],
         },
+        "text": {k: r[k] for k in ("none", "which", "how", "copy", "copied")},
     }
 
 
@@ -689,11 +824,12 @@ def chooser(language: str, script_url: str) -> str:
 
 def build_scripts_zip(site_dir: Path) -> Path:
     """guide-scripts.zip at the site's root: the scripts a reader saves, from snippets/, dated for a
-    reproducible file. Each script is standalone (choose_device.py beside those that import it)."""
+    reproducible file. They sit at the archive's top, with no folder around them: unpacked into the project
+    folder, as the chooser's answer says, doctor.py is where the answer's next command looks for it."""
     target = site_dir / SCRIPTS_ZIP
     with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
         for name in SCRIPTS:
-            info = zipfile.ZipInfo(f"dml-guide/{name}", date_time=(2026, 1, 1, 0, 0, 0))
+            info = zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
             archive.writestr(info, (ROOT / "snippets" / name).read_bytes())
     return target

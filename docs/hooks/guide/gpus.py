@@ -68,6 +68,7 @@ GPU_KEYS = {
     "choices",
     "question",
     "question_zh",
+    "driver",
 }
 CUDA_CC = re.compile(r"^[0-9]{1,2}\.[0-9]$")  # an NVIDIA compute capability, "8.6"
 REQUIRED = {"name", "vendor", "family", "kind", "group", "support", "path", "fallback"}
@@ -124,6 +125,7 @@ class Gpu:
     cuda_cc_source: str | None = None
     question: str = ""
     question_zh: str = ""
+    driver: str | None = None  # vendor_index.yml's driver package, where the vendor has one per generation
 
     @property
     def ambiguous(self) -> bool:
@@ -132,33 +134,47 @@ class Gpu:
     def keys(self) -> list[str]:
         return [normalize(n) for n in (self.name, *self.aliases)]
 
+    def token_keys(self) -> list[tuple[str, ...]]:
+        return [tokens(n) for n in (self.name, *self.aliases)]
+
+    @property
+    def series(self) -> bool:
+        """A row for a whole series ("NVIDIA GeForce RTX 20 series"): its key's last number starts a model number."""
+        return self.name.endswith(" series")
+
     def backend(self, name: str) -> Support | None:
         return next((s for s in self.support if s.backend == name), None)
 
 
-def normalize(name: str) -> str:
-    """A Windows adapter name as a key: case, spacing, (TM)/(R) and the words AMD, Radeon, RX aside.
+def tokens(name: str) -> tuple[str, ...]:
+    """A Windows adapter name as its words and numbers: case, punctuation, (TM)/(R) and the words AMD, Radeon,
+    RX aside, and a model number apart from the letters around it.
 
-    "AMD Radeon RX 6700 XT", "Radeon RX 6700XT" and "6700xt" are all "6700xt". docs/javascripts/chooser.js
-    does the same in the browser (tests/guide/test_gpus.py runs both on the same names).
+    "AMD Radeon RX 6700 XT", "Radeon RX 6700XT" and "6700xt" are all ("6700", "xt"); "RX 6550M" is
+    ("6550", "m"), in which the number 550 is no token.
     """
-    words = re.sub(r"[^a-z0-9]+", " ", DROPPED.sub(" ", name.lower())).split()
-    return "".join(re.sub(r"^rx(?=[0-9])", "", w) for w in words if w not in DROPPED_WORDS)
+    words = re.findall(r"[a-z]+|[0-9]+", DROPPED.sub(" ", name.lower()))
+    return tuple(w for w in words if w not in DROPPED_WORDS)
+
+
+def normalize(name: str) -> str:
+    """A name as one key, its tokens joined: "AMD Radeon RX 6700 XT" is "6700xt" (the runs' keys use it)."""
+    return "".join(tokens(name))
+
+
+VENDOR_MARKS = (
+    ("intel", ("intel", "arc", "iris", "uhd")),
+    ("nvidia", ("nvidia", "geforce", "quadro")),
+    ("qualcomm", ("qualcomm", "adreno")),
+    ("amd", ("amd", "radeon")),
+    ("microsoft", ("microsoft",)),
+)
 
 
 def vendor_of(name: str) -> str | None:
     """The vendor a name says it is from, if it says so."""
-    words = set(re.sub(r"[^a-z0-9]+", " ", DROPPED.sub(" ", name.lower())).split())
-    for vendor, marks in (
-        ("intel", {"intel", "arc", "iris", "uhd"}),
-        ("nvidia", {"nvidia", "geforce", "quadro"}),
-        ("qualcomm", {"qualcomm", "adreno"}),
-        ("amd", {"amd", "radeon"}),
-        ("microsoft", {"microsoft"}),
-    ):
-        if words & marks:
-            return vendor
-    return None
+    words = set(re.findall(r"[a-z]+", DROPPED.sub(" ", name.lower())))
+    return next((vendor for vendor, marks in VENDOR_MARKS if words & set(marks)), None)
 
 
 def _date(value, where: str) -> str:
@@ -247,6 +263,8 @@ def _gpu(entry, where: str) -> Gpu:
         _url(entry["cuda_cc_source"], where)
     if cc is None and any(s.get("backend") == "cuda" for s in entry.get("support") or []):
         raise GpuDataError(f"{where}: a GPU with a CUDA back-end needs its cuda_cc (compute capability)")
+    if (entry["vendor"] == "intel") != str(entry.get("driver", "")).startswith("intel-"):
+        raise GpuDataError(f"{where}: an Intel GPU names its driver package (driver: intel-...), and only an Intel GPU")
     if entry.get("choices") and not (entry.get("question") and entry.get("question_zh")):
         raise GpuDataError(f"{where}: a name with choices needs its question (question and question_zh)")
     support = tuple(_support(s, f"{where} support {i}") for i, s in enumerate(entry["support"] or [], 1))
@@ -288,6 +306,7 @@ def _gpu(entry, where: str) -> Gpu:
         cuda_cc_source=entry.get("cuda_cc_source"),
         question=entry.get("question", ""),
         question_zh=entry.get("question_zh", ""),
+        driver=entry.get("driver"),
     )
 
 
@@ -321,15 +340,30 @@ def load(path: Path = DATA) -> tuple[Gpu, ...]:
     return tuple(parse(path.read_text(encoding="utf-8"), path.relative_to(ROOT).as_posix()))
 
 
+def _inside(key: tuple[str, ...], typed: tuple[str, ...], series: bool) -> bool:
+    """Whether ``key`` is a run of whole tokens of ``typed``; a series key's last number may start a longer one."""
+    n = len(key)
+    for i in range(len(typed) - n + 1):
+        run = typed[i : i + n]
+        if run[:-1] == key[:-1] and (
+            run[-1] == key[-1] or (series and key[-1].isdigit() and run[-1].isdigit() and run[-1].startswith(key[-1]))
+        ):
+            return True
+    return False
+
+
 def match(name: str, gpus=None) -> list[Gpu]:
     """The table's entries for an adapter name: one when it is clear, several to choose from, or none.
 
-    First the exact key; then the longest key that the name contains (the same vendor's, at least
-    3 characters: "AMD Radeon RX 6700 XT 12GB" is the RX 6700 XT); then the entries whose key starts
-    with the name ("7900": the three RX 7900 cards).
+    First the exact key; then the longest key that the name holds as whole tokens (the same vendor's, at least
+    3 characters: "AMD Radeon RX 6700 XT 12GB" is the RX 6700 XT, "RX 6550M" is not the RX 550); a series row
+    also takes the model numbers its own starts ("RTX 2080 Ti" is the RTX 20 series); a row that asks a
+    question ("NVIDIA", "AMD Radeon(TM) Graphics") only its own name; then the entries whose key starts with
+    the name ("7900": the three RX 7900 cards).
     """
     gpus = load() if gpus is None else gpus
-    key = normalize(name)
+    typed = tokens(name)
+    key = "".join(typed)
     if not key:
         return []
     exact = [g for g in gpus if key in g.keys()]
@@ -337,7 +371,13 @@ def match(name: str, gpus=None) -> list[Gpu]:
         return exact
     vendor = vendor_of(name)
     same_vendor = [g for g in gpus if vendor is None or g.vendor == vendor]
-    contained = [(len(k), g) for g in same_vendor for k in g.keys() if len(k) >= 3 and k in key]
+    contained = [
+        (len("".join(k)), g)
+        for g in same_vendor
+        if not g.ambiguous
+        for k in g.token_keys()
+        if len("".join(k)) >= 3 and _inside(k, typed, g.series)
+    ]
     if contained:
         longest = max(n for n, _ in contained)
         return list(dict.fromkeys(g for n, g in contained if n == longest))

@@ -1,10 +1,11 @@
 """Each reader's own recipe: the commands for one GPU of gpus.yml, one Windows and one Python.
 
-The chooser (docs/choose.md, docs/javascripts/chooser.js) shows them at its answer: the driver, Python and
-the environment, the install command built for this GPU (its gfx extra, its CUDA build), the scripts, the
-doctor, the training check and the training. What a command pins comes from docs/hooks/data/vendor_index.yml
-(the vendors' own sources, each dated) and pyproject.toml; what a GPU needs comes from gpus.yml.
-tests/guide/test_recipes.py goes over every GPU x Windows x Python and checks each recipe against that data.
+The build computes every answer of the chooser here (table()), and guide/gpu_pages.py writes them into the
+chooser's page as data: the driver, Python and the environment, the install command built for this GPU (its
+gfx extra, its CUDA build), the scripts, the doctor, the DirectML check, the training check and the training.
+docs/javascripts/chooser.js only looks answers up. What a command pins comes from
+docs/hooks/data/vendor_index.yml (the vendors' own sources, each dated) and pyproject.toml; what a GPU needs
+comes from gpus.yml. tests/guide/test_recipes.py checks each property over the whole table.
 """
 
 from __future__ import annotations
@@ -30,18 +31,29 @@ def _minor(version: str) -> int:
     return int(version.split(".")[1])
 
 
+@cache
+def guide_python() -> str:
+    """The guide's Python ({{ pin.python }}, pyproject.toml), read once."""
+    return pins.load_pins()["python"]
+
+
+def python_range(backend: str) -> tuple[str, str]:
+    """The Pythons a back-end has wheels for; where its source names none (TheRock), PyTorch's own range."""
+    return gpus.BACKENDS[backend]["python"] or gpus.BACKENDS["cpu"]["python"]
+
+
 def python_for(backend: str, wanted: str | None) -> tuple[str, bool]:
     """The Python to create the environment with, and whether it is the reader's own.
 
     The reader's version where the back-end has wheels for it; otherwise the guide's Python
     ({{ pin.python }}) when the back-end supports it, else the newest it supports.
     """
-    low, high = gpus.BACKENDS[backend]["python"] or ("3.10", "3.14")
+    low, high = python_range(backend)
     inside = lambda v: _minor(low) <= _minor(v) <= _minor(high)  # noqa: E731
     if wanted and inside(wanted):
         return wanted, True
-    guide_python = pins.load_pins()["python"]
-    return (guide_python if inside(guide_python) else high), False
+    guide = guide_python()
+    return (guide if inside(guide) else high), False
 
 
 def fits(cc: str, architectures: list[str]) -> bool:
@@ -106,7 +118,22 @@ def venv_commands(python: str) -> dict[str, str]:
     }
 
 
-CHECKS = ("python doctor.py", "python verify_training.py", "python train_mnist.py --download --epochs 1")
+def checks(backend: str) -> tuple[str, ...]:
+    """What a reader runs once the scripts are there, in the order of verification.md (set-up's back-end tabs
+    run the same verification and training): the doctor, the DirectML check (which reports the fallback's
+    device on any other back-end), the training check, the training."""
+    verify = "python verify_directml.py" + ("" if backend == "directml" else " --allow-fallback")
+    return ("python doctor.py", verify, "python verify_training.py", "python train_mnist.py --download --epochs 1")
+
+
+def driver_key(gpu, backend: str) -> str:
+    """vendor_index.yml's driver entry for a GPU on a back-end: "nvidia:cu126" for a CUDA build (its minimum
+    driver), the GPU's own package where its vendor has one per generation (Intel), else the vendor's."""
+    if backend == "cpu" or gpu.vendor in {"qualcomm", "microsoft"}:
+        return "microsoft"
+    if backend == "cuda":
+        return f"nvidia:{cuda_build(gpu)}"
+    return gpu.driver or gpu.vendor
 
 
 @dataclass(frozen=True)
@@ -115,12 +142,15 @@ class Recipe:
     windows: str
     backend: str
     fallback: str
+    asked: str  # the reader's Python, "" when they have none yet
     python: str
     own_python: bool
     venv: dict
+    install_key: str
     install: str
     mirror: str | None
-    checks: tuple[str, ...] = CHECKS
+    driver: str
+    checks: tuple[str, ...]
 
 
 def recipe(gpu, windows: str, python: str | None) -> Recipe:
@@ -133,9 +163,26 @@ def recipe(gpu, windows: str, python: str | None) -> Recipe:
         windows,
         backend,
         gpu.fallback[windows],
+        python or "",
         chosen,
         own,
         venv_commands(chosen),
+        key,
         install_command(key),
         mirror_command(key),
+        driver_key(gpu, backend),
+        checks(backend),
     )
+
+
+@cache
+def table() -> dict[tuple[str, str, str], Recipe]:
+    """Every answer the chooser can give: (GPU name, Windows, Python or "") for each GPU of the table that is
+    not a question, each Windows and each Python the chooser offers (and none): the one place the rules run."""
+    return {
+        (g.name, w, p): recipe(g, w, p or None)
+        for g in gpus.load()
+        if not g.ambiguous
+        for w in gpus.WINDOWS
+        for p in ("", *PYTHONS)
+    }
