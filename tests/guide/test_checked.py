@@ -9,6 +9,7 @@ import textwrap
 import pytest
 
 from guide import checked
+from guide.placeholders import names
 from guide_harness import DOCS, ROOT, pages
 
 # Shaped like the GPU table another change adds (docs/hooks/data/gpus.yml): a list of GPUs, each with
@@ -109,7 +110,7 @@ def test_pages_quote_checked_dates_that_exist():
     dates = checked.checked_dates()
     used = set()
     for page in pages():
-        used |= set(checked.PLACEHOLDER.findall(page.read_text(encoding="utf-8")))
+        used |= names(page.read_text(encoding="utf-8"), "checked")
     assert used, "no page quotes a checked date"
     assert used <= set(dates), sorted(used - set(dates))
     # Every source of sources.yml dates something a reader sees, on some page.

@@ -12,6 +12,7 @@ import pytest
 
 from guide import gpu_pages, gpus, recipes
 from guide.page import Page
+from guide.placeholders import PLACEHOLDER
 from guide_harness import DOCS, ROOT, pages
 
 TEXT = gpus.DATA.read_text(encoding="utf-8")
@@ -198,7 +199,7 @@ GFX_TOKEN = re.compile(r"\bgfx[0-9]{2,4}[0-9a-f]?\b")
 def typed_gpu_facts(text: str) -> list[int]:
     """Lines of a page's source that name a gfx target outside code blocks and {{ gpus.X }} placeholders."""
     text = Page.parse(text).outside_fences()
-    text = gpu_pages.PLACEHOLDER.sub("", text)
+    text = PLACEHOLDER.sub("", text)
     return [n for n, line in enumerate(text.splitlines(), 1) if GFX_TOKEN.search(line)]
 
 

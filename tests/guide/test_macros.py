@@ -62,3 +62,17 @@ def test_the_build_hook_fails_on_an_unknown_placeholder_with_page_and_line():
     ]:
         with pytest.raises(PluginError, match=re.escape(message)):
             site_hooks.on_page_markdown(text, page, {}, None)
+
+
+def test_one_module_holds_the_placeholder_grammar():
+    """guide/placeholders.py is the one regular expression over {{ ... }}; every other module uses it."""
+    from guide_harness import ROOT
+
+    found = []
+    for module in sorted((ROOT / "docs" / "hooks" / "guide").glob("*.py")):
+        if module.name == "placeholders.py":
+            continue
+        for number, line in enumerate(module.read_text(encoding="utf-8").splitlines(), 1):
+            if "re.compile(" in line and r"\{\{" in line:
+                found.append(f"{module.name}:{number}")
+    assert not found, f"a placeholder grammar of its own (use guide.placeholders): {found}"

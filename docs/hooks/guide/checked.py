@@ -16,18 +16,17 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import re
 import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from guide import DOCS
+from guide.placeholders import names, substitute
 
 DATA = DOCS / "hooks" / "data"
 SOURCES = "sources"  # sources.yml's mapping of short names
 DEFAULT_EVERY = 30  # days, for an entry that does not say
-PLACEHOLDER = re.compile(r"\{\{\s*checked\.([A-Za-z0-9_.-]+)\s*\}\}")
 SUFFIXES = (".yml", ".yaml", ".json", ".toml")
 
 
@@ -126,18 +125,17 @@ def checked_dates(entries: list[Entry] | None = None) -> dict[str, str]:
 
 def expand_checked(markdown: str, dates: dict[str, str] | None = None) -> str:
     """Return ``markdown`` with every ``{{ checked.NAME }}`` replaced; KeyError names an unknown one."""
-    if PLACEHOLDER.search(markdown) is None:
+    if not names(markdown, "checked"):
         return markdown
     dates = checked_dates() if dates is None else dates
 
-    def replace(match: re.Match[str]) -> str:
-        name = match.group(1)
+    def replace(name: str, _arg: str | None) -> str:
         if name not in dates:
             short = sorted(n for n in dates if "." not in n)
             raise KeyError(f"unknown checked date {name!r}; docs/hooks/data/sources.yml has: {', '.join(short)}")
         return dates[name]
 
-    return PLACEHOLDER.sub(replace, markdown)
+    return substitute(markdown, "checked", replace)
 
 
 def on_page_markdown(markdown, page, config, files):  # MkDocs hook signature

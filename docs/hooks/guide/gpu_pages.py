@@ -24,8 +24,8 @@ import zipfile
 from pathlib import Path
 
 from guide import ROOT, gpus, pins, recipes
+from guide.placeholders import substitute
 
-PLACEHOLDER = re.compile(r"\{\{\s*gpus\.([a-z_]+)(?:\s+([\w.-]+))?\s*\}\}")
 PATH_ORDER = ("rocm", "xpu", "directml", "therock", "cuda", "cpu")
 
 TEXT = {
@@ -851,8 +851,7 @@ def choices(language: str, key: str) -> str:
 def render(markdown: str, language: str, script_url: str = "javascripts/chooser.js") -> str:
     """``markdown`` with every {{ gpus.NAME ARG }} rendered for ``language`` ('en' or 'zh')."""
 
-    def replace(match: re.Match[str]) -> str:
-        name, arg = match.group(1), match.group(2)
+    def replace(name: str, arg: str | None) -> str:
         if name == "chooser":
             return chooser(language, script_url)
         renderers = {
@@ -867,9 +866,10 @@ def render(markdown: str, language: str, script_url: str = "javascripts/chooser.
             return renderers[name](language)
         if name in with_arg and arg is not None:
             return with_arg[name](language, arg)
-        raise GpuPageError(f"unknown placeholder {match.group(0)!r} (see docs/hooks/guide/gpu_pages.py)")
+        placeholder = f"{{{{ gpus.{name}{' ' + arg if arg else ''} }}}}"
+        raise GpuPageError(f"unknown placeholder {placeholder!r} (see docs/hooks/guide/gpu_pages.py)")
 
-    return PLACEHOLDER.sub(replace, markdown)
+    return substitute(markdown, "gpus", replace)
 
 
 def on_page_markdown(markdown, page, config, files):  # MkDocs hook signature

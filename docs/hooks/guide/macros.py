@@ -13,8 +13,7 @@ import re
 from collections.abc import Callable
 
 from guide import checked, gpu_pages, pins
-
-PLACEHOLDER = re.compile(r"(?<!\$)\{\{\s*(\w+)\.([\w.-]+)(?:\s+([\w.-]+))?\s*\}\}")
+from guide.placeholders import PLACEHOLDER
 
 
 class MacroError(ValueError):

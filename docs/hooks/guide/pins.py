@@ -12,9 +12,9 @@ import tomllib
 from pathlib import Path
 
 from guide import ROOT
+from guide.placeholders import substitute
 
 PYPROJECT = ROOT / "pyproject.toml"
-PLACEHOLDER = re.compile(r"\{\{\s*pin\.([A-Za-z0-9_.-]+)\s*\}\}")
 EXACT_PIN = re.compile(r"^\s*([A-Za-z0-9_.-]+)\s*==\s*([^;\s]+)")
 
 
@@ -49,13 +49,13 @@ def expand_pins(markdown: str, pins: dict[str, str] | None = None) -> str:
     """Return ``markdown`` with every ``{{ pin.NAME }}`` replaced; KeyError names an unknown pin."""
     pins = load_pins() if pins is None else pins
 
-    def replace(match: re.Match[str]) -> str:
-        name = match.group(1).lower()
+    def replace(name: str, _arg: str | None) -> str:
+        name = name.lower()
         if name not in pins:
             raise KeyError(f"unknown pin {name!r}; pyproject.toml pins: {', '.join(sorted(pins))}")
         return pins[name]
 
-    return PLACEHOLDER.sub(replace, markdown)
+    return substitute(markdown, "pin", replace)
 
 
 def on_page_markdown(markdown, page, config, files):  # MkDocs hook signature
