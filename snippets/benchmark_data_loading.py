@@ -26,10 +26,10 @@ import sys
 try:  # a Python without torch: one line that says so, not a traceback
     importlib.import_module("torchvision")
 except ImportError as error:
-    sys.exit(
+    raise SystemExit(
         f"error: {error}: run it with the Python of the environment that "
         "has torch (python doctor.py checks it)"
-    )
+    ) from None
 
 # --8<-- [start:imports]
 import json

@@ -74,7 +74,8 @@ def main(argv: list[str] | None = None) -> int:
     add_data_options(parser, download=False)
     args = parser.parse_args(argv)
     # A GBK or cp1252 console cannot show every folder name: \\uXXXX then.
-    sys.stdout.reconfigure(errors="backslashreplace")
+    if hasattr(sys.stdout, "reconfigure"):  # a console, not a StringIO
+        sys.stdout.reconfigure(errors="backslashreplace")
     try:
         raw, results = check_files(args.dataset, args.data_dir)
     except KeyboardInterrupt:

@@ -18,10 +18,10 @@ import sys
 try:  # a Python without torch: one line that says so, not a traceback
     importlib.import_module("torch")
 except ImportError as error:
-    sys.exit(
+    raise SystemExit(
         f"error: {error}: run it with the Python of the environment that "
         "has torch (python doctor.py checks it)"
-    )
+    ) from None
 
 # What other scripts (and yours) may use; the rest may change.
 __all__ = [

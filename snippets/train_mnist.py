@@ -22,10 +22,10 @@ import sys
 try:  # a Python without torch: one line that says so, not a traceback
     importlib.import_module("torch")
 except ImportError as error:
-    sys.exit(
+    raise SystemExit(
         f"error: {error}: run it with the Python of the environment that "
         "has torch (python doctor.py checks it)"
-    )
+    ) from None
 
 # What other scripts (and yours) may use; the rest may change.
 __all__ = [
@@ -556,7 +556,8 @@ def train(args: argparse.Namespace) -> int:
 def main(argv=None) -> int:
     args = parse_args(argv)
     # A GBK or cp1252 console cannot show every folder name: \\uXXXX then.
-    sys.stdout.reconfigure(errors="backslashreplace")
+    if hasattr(sys.stdout, "reconfigure"):  # a console, not a StringIO
+        sys.stdout.reconfigure(errors="backslashreplace")
     try:
         return train(args)
     except (CheckpointError, DatasetError, DeviceChoiceError) as error:
