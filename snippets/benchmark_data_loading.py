@@ -18,11 +18,21 @@ It also times a pass of the DataLoader alone (no training), and prints the
 ratio.
 """
 
-# --8<-- [start:imports]
 from __future__ import annotations
 
-import json
+import importlib
 import sys
+
+try:  # a Python without torch: one line that says so, not a traceback
+    importlib.import_module("torchvision")
+except ImportError as error:
+    raise SystemExit(
+        f"error: {error}: run it with the Python of the environment that "
+        "has torch (python doctor.py checks it)"
+    ) from None
+
+# --8<-- [start:imports]
+import json
 import time
 from pathlib import Path
 
@@ -42,7 +52,12 @@ from mnist_data import (
     positive_float,
     positive_int,
 )
-from train_mnist import synchronize, train_one_epoch
+from train_mnist import (
+    cannot_write,
+    synchronize,
+    timed_epoch,
+    train_one_epoch,
+)
 
 # --8<-- [end:imports]
 
@@ -145,7 +160,20 @@ def main(argv: list[str] | None = None) -> int:
         "--device", help="dml, dml:N, xpu, cuda or cpu (default: automatic)"
     )
     args = parser.parse_args(argv)
+    if args.json and (problem := cannot_write(args.json)):
+        print(
+            f"error: cannot write {args.json} ({problem})", file=sys.stderr
+        )
+        return 1
+    try:
+        return benchmark(args)
+    except KeyboardInterrupt:
+        print("error: interrupted (Ctrl-C)", file=sys.stderr)
+        return 130
 
+
+def benchmark(args) -> int:
+    """Time the two recipes; print (and with --json write) it."""
     try:
         device, reason = choose_device(args.device)
         # Loading once also checks (and with --download fetches) the files
@@ -203,17 +231,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     model, optimizer = fresh_model(device, args.seed, args.lr)
     generator = torch.Generator().manual_seed(args.seed)
-    preloaded = timed(
-        device,
+    _, preloaded = timed_epoch(
         model,
-        lambda: train_one_epoch(
-            model,
-            optimizer,
-            train_images,
-            train_labels,
-            args.batch_size,
-            generator,
-        ),
+        optimizer,
+        train_images,
+        train_labels,
+        args.batch_size,
+        generator,
     )
 
     print(f"{'one epoch':<42}{'seconds':>8}")

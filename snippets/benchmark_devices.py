@@ -13,10 +13,19 @@ start-up costs are not training speed), and the clock is read only after the
 device has finished its queued work.
 """
 
+import importlib
+import sys
+
+try:  # a Python without torch: one line that says so, not a traceback
+    importlib.import_module("torch")
+except ImportError as error:
+    raise SystemExit(
+        f"error: {error}: run it with the Python of the environment that "
+        "has torch (python doctor.py checks it)"
+    ) from None
+
 # --8<-- [start:imports]
 import json
-import sys
-import time
 from pathlib import Path
 
 import torch
@@ -32,7 +41,13 @@ from mnist_data import (
     positive_float,
     positive_int,
 )
-from train_mnist import evaluate, synchronize, train_one_epoch
+from train_mnist import (
+    cannot_write,
+    evaluate,
+    synchronize,
+    timed_epoch,
+    train_one_epoch,
+)
 
 # --8<-- [end:imports]
 
@@ -72,9 +87,7 @@ def timed_run(device, data, epochs, batch_size, lr, seed, warmup_steps):
     for epoch in range(1, epochs + 1):
         # same batch order everywhere
         generator = epoch_generator(seed, epoch)
-        synchronize(device, model)
-        started = time.perf_counter()
-        train_one_epoch(
+        _, took = timed_epoch(
             model,
             optimizer,
             train_images,
@@ -82,9 +95,7 @@ def timed_run(device, data, epochs, batch_size, lr, seed, warmup_steps):
             batch_size,
             generator,
         )
-        # wait for the device before reading the clock
-        synchronize(device, model)
-        seconds.append(time.perf_counter() - started)
+        seconds.append(took)
     return seconds, evaluate(model, test_images, test_labels)
 
 
@@ -127,7 +138,20 @@ def main(argv=None) -> int:
         help="also write the results to FILE as JSON",
     )
     args = parser.parse_args(argv)
+    if args.json and (problem := cannot_write(args.json)):
+        print(
+            f"error: cannot write {args.json} ({problem})", file=sys.stderr
+        )
+        return 1
+    try:
+        return benchmark(args)
+    except KeyboardInterrupt:
+        print("error: interrupted (Ctrl-C)", file=sys.stderr)
+        return 130
 
+
+def benchmark(args) -> int:
+    """Time the CPU and the device; print (and with --json write) it."""
     try:
         device, reason = choose_device(args.device)
     except DeviceChoiceError as error:

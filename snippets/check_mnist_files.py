@@ -10,7 +10,8 @@ run:
     python check_mnist_files.py --data-dir D:\\datasets  # data elsewhere
 
 Each file is compared with the MD5 checksum that torchvision itself expects
-(its MNIST.resources). When all four match, `python mnist_data.py
+(its MNIST.resources), and a file already unpacked from it with the size
+it must have. When all four match, `python mnist_data.py
 --download` (or train_mnist.py --download) unpacks them without going
 online: torchvision uses a file that is already there and verified.
 """
@@ -23,7 +24,7 @@ from pathlib import Path
 
 # The same dataset classes, parser and options as mnist_data.py, its
 # neighbour: .resources lists (file name, MD5), .mirrors the hosts.
-from mnist_data import DATASETS, ArgumentParser, add_data_options
+from mnist_data import DATASETS, ArgumentParser, add_data_options, damage
 
 
 def md5_of(path: Path) -> str:
@@ -39,7 +40,7 @@ def check_files(
     name: str, data_dir: Path
 ) -> tuple[Path, list[tuple[str, str]]]:
     """Return (raw folder, [(file name, "OK" | "MISSING" | "DAMAGED")]) for
-    the dataset's four files.
+    the dataset's four files, and for each of them already unpacked.
     """
     dataset_class = DATASETS[name]
     raw = data_dir / dataset_class.__name__ / "raw"
@@ -55,6 +56,11 @@ def check_files(
                     "OK" if md5_of(path) == expected_md5 else "DAMAGED",
                 )
             )
+        unpacked = raw / filename.removesuffix(".gz")
+        if unpacked.is_file():
+            # an interrupted unpacking: delete it, --download unpacks again
+            status = "DAMAGED" if damage(unpacked) else "OK"
+            results.append((unpacked.name, status))
     return raw, results
 
 
@@ -67,8 +73,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     add_data_options(parser, download=False)
     args = parser.parse_args(argv)
-
-    raw, results = check_files(args.dataset, args.data_dir)
+    # A GBK or cp1252 console cannot show every folder name: \\uXXXX then.
+    if hasattr(sys.stdout, "reconfigure"):  # a console, not a StringIO
+        sys.stdout.reconfigure(errors="backslashreplace")
+    try:
+        raw, results = check_files(args.dataset, args.data_dir)
+    except KeyboardInterrupt:
+        print("error: interrupted (Ctrl-C)", file=sys.stderr)
+        return 130
     print(
         f"{args.dataset}: checking {len(results)} files in {raw} against "
         "torchvision's MD5 checksums"
@@ -80,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         hosts = " or ".join(DATASETS[args.dataset].mirrors)
         print(
             f"error: {len(bad)} of {len(results)} files missing or damaged "
-            f"in {raw}: download "
+            f"in {raw}: delete and download "
             f"{', '.join(bad)} again (torchvision's hosts: {hosts})",
             file=sys.stderr,
         )

@@ -10,13 +10,31 @@ Force a device with an argument or the TORCH_DEVICE environment variable:
 "dml", "dml:1", "xpu", "xpu:0", "cuda", "cuda:0" (CUDA or ROCm) or "cpu".
 """
 
-# --8<-- [start:choose_device]
 from __future__ import annotations
 
+import importlib
+import sys
+
+try:  # a Python without torch: one line that says so, not a traceback
+    importlib.import_module("torch")
+except ImportError as error:
+    raise SystemExit(
+        f"error: {error}: run it with the Python of the environment that "
+        "has torch (python doctor.py checks it)"
+    ) from None
+
+# What other scripts (and yours) may use; the rest may change.
+__all__ = [
+    "ArgumentParser",
+    "DeviceChoiceError",
+    "choose_device",
+    "gpu_backend",
+]
+
+# --8<-- [start:choose_device]
 import argparse
 import os
 import re
-import sys
 
 import torch
 
@@ -202,8 +220,17 @@ def choose_device(request: str | None = None) -> tuple[torch.device, str]:
 # --8<-- [end:choose_device]
 
 
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse that reports a bad argument in one line, 'error: ...', with
+    argparse's exit code 2.
+    """
+
+    def error(self, message: str):
+        self.exit(2, f"error: {message} (see --help)\n")
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         description="Show which device PyTorch will use, and why."
     )
     parser.add_argument(
@@ -216,6 +243,9 @@ def main(argv: list[str] | None = None) -> int:
     except DeviceChoiceError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print("error: interrupted (Ctrl-C)", file=sys.stderr)
+        return 130
     print(f"device: {device}  ({reason})")
     return 0
 

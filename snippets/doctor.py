@@ -32,6 +32,18 @@ from importlib import metadata
 from pathlib import Path
 from urllib.parse import quote
 
+# What report.py (and any script of yours) may use; the rest may change.
+__all__ = [
+    "Finding",
+    "diagnose",
+    "installed",
+    "private_names",
+    "redact",
+    "registry_value",
+    "report",
+    "windows_adapters",
+]
+
 # The chooser page takes the adapter's name as Windows shows it.
 CHOOSER = "choose/?gpu="
 VISIBILITY_VARS = ("HIP_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES")
@@ -760,17 +772,15 @@ def registry_value(key: str, name: str, winreg=None):
 
 
 def windows_adapters(winreg=None) -> list[dict]:
-    """Display adapters as Windows names them, with their memory."""
+    """Display adapters as Windows names them, with their drivers."""
     adapters = []
     for index in range(32):
         key = rf"{DISPLAY_CLASS}\{index:04d}"
         name = registry_value(key, "DriverDesc", winreg)
         if name is None:
             continue
-        memory = registry_value(
-            key, "HardwareInformation.qwMemorySize", winreg
-        )
-        adapters.append({"name": name, "memory": memory})
+        driver = registry_value(key, "DriverVersion", winreg)
+        adapters.append({"name": str(name), "driver": driver})
     return adapters
 
 
@@ -900,6 +910,12 @@ def examine(probe: Callable[[], dict], env: dict) -> list[Finding]:
     return found
 
 
+def diagnose() -> list[Finding]:
+    """Every finding about this machine, torch imported in a child."""
+    child = start_probe()  # import torch, while examine() reads packages
+    return examine(lambda: probe_result(child), dict(os.environ))
+
+
 def private_names(env: dict) -> list[str]:
     """The user's and the machine's names, as they can appear in paths."""
     names = {env.get(v, "") for v in ("USERNAME", "USER", "LOGNAME")}
@@ -932,8 +948,15 @@ def report(findings: list[Finding], names: list[str]) -> str:
     return json.dumps({"problems": problems, "findings": entries}, indent=1)
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """A wrong option is one line too, not the usage and then the error."""
+
+    def error(self, message: str):
+        self.exit(2, f"error: {message} (see  {self.prog} --help)\n")
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         description="Look at this machine and name what to fix before "
         "training PyTorch on its GPU."
     )
@@ -951,8 +974,11 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(probe_torch()))
         return 0
 
-    child = start_probe()  # import torch, while examine() reads packages
-    findings = examine(lambda: probe_result(child), dict(os.environ))
+    try:
+        findings = diagnose()
+    except KeyboardInterrupt:
+        print("error: interrupted (Ctrl-C)", file=sys.stderr)
+        return 130
     for finding in findings:
         print(finding.line())
     if args.json:

@@ -6,6 +6,9 @@ Run it to see the layer shapes and the number of parameters:
     python lenet.py
 """
 
+# What other scripts (and yours) may use.
+__all__ = ["LeNet"]
+
 # --8<-- [start:model]
 import torch
 from torch import nn

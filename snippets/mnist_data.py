@@ -12,11 +12,37 @@ Here the whole set is decoded once, normalised once, moved to the device
 once, and each batch is picked from tensors that are already there.
 """
 
-# --8<-- [start:data]
 from __future__ import annotations
 
-import argparse
+import importlib
 import sys
+
+try:  # a Python without torch: one line that says so, not a traceback
+    importlib.import_module("torchvision")
+except ImportError as error:
+    raise SystemExit(
+        f"error: {error}: run it with the Python of the environment that "
+        "has torch (python doctor.py checks it)"
+    ) from None
+
+# What other scripts (and yours) may use; the rest may change.
+__all__ = [
+    "DATASETS",
+    "ArgumentParser",
+    "DatasetError",
+    "add_data_options",
+    "batches",
+    "damage",
+    "epoch_generator",
+    "load_dataset",
+    "non_negative_int",
+    "positive_float",
+    "positive_int",
+]
+
+# --8<-- [start:data]
+import argparse
+import math
 from pathlib import Path
 from urllib.error import URLError
 
@@ -29,6 +55,17 @@ from torchvision.datasets.utils import download_and_extract_archive
 DATASETS = {
     "mnist": datasets.MNIST,
     "fashion-mnist": datasets.FashionMNIST,
+}
+
+
+# The four files once unpacked, the same for both sets: (the IDX format's
+# magic number, the size in bytes). An interrupted unpacking or copy leaves
+# a file of another size; a file of other data, another number.
+UNPACKED = {
+    "train-images-idx3-ubyte": (2051, 47_040_016),
+    "train-labels-idx1-ubyte": (2049, 60_008),
+    "t10k-images-idx3-ubyte": (2051, 7_840_016),
+    "t10k-labels-idx1-ubyte": (2049, 10_008),
 }
 
 
@@ -49,6 +86,32 @@ def _one_line(error: BaseException) -> str:
     return (str(error).strip().splitlines() or [type(error).__name__])[0]
 
 
+def damage(path: Path) -> str:
+    """What is wrong with an unpacked file ("" when it looks whole)."""
+    magic, size = UNPACKED[path.name]
+    actual = path.stat().st_size
+    if actual != size:
+        return f"{actual} bytes, not {size}"
+    with path.open("rb") as file:
+        if int.from_bytes(file.read(4), "big") != magic:
+            return "not an IDX file"
+    return ""
+
+
+def _check_files(name: str, data_dir: Path) -> None:
+    """Raise DatasetError for the first unpacked file that is not whole
+    (a missing one is torchvision's "not found").
+    """
+    raw = data_dir / DATASETS[name].__name__ / "raw"
+    for filename in UNPACKED:
+        path = raw / filename
+        if path.is_file() and damage(path):
+            raise DatasetError(
+                f"{path} is damaged ({damage(path)}): run again with "
+                "--download to fetch it again"
+            )
+
+
 def _download(name: str, data_dir: Path) -> None:
     """Fetch the missing files into <data-dir>/<folder>/raw, trying
     torchvision's mirrors in turn.
@@ -60,8 +123,11 @@ def _download(name: str, data_dir: Path) -> None:
     dataset_class = DATASETS[name]
     raw = data_dir / dataset_class.__name__ / "raw"
     for filename, md5 in dataset_class.resources:
-        if (raw / filename.removesuffix(".gz")).is_file():
+        unpacked = raw / filename.removesuffix(".gz")
+        if unpacked.is_file() and not damage(unpacked):
             continue
+        # A damaged file is fetched again, not kept because it exists.
+        unpacked.unlink(missing_ok=True)
         causes = []  # each mirror's: one may refuse, the next time out
         for mirror in dataset_class.mirrors:
             try:
@@ -90,11 +156,18 @@ def _read_split(name: str, data_dir: Path, train: bool, download: bool):
     try:
         if download:
             _download(name, data_dir)
+        _check_files(name, data_dir)
         dataset = dataset_class(
             root=str(data_dir), train=train, download=False
         )
     except DatasetError:
         raise
+    # torchvision's answer to a file that is there but not whole
+    except (ValueError, AssertionError) as error:
+        raise DatasetError(
+            f"cannot read {name} from {data_dir}, a file is damaged "
+            f"({_one_line(error)}): run again with --download"
+        ) from None
     except RuntimeError as error:
         # torchvision: "Dataset not found. You can use download=True ..."
         if "not found" in str(error).lower():
@@ -234,7 +307,8 @@ def non_negative_int(text: str) -> int:
 
 
 def positive_float(text: str) -> float:
-    return _number(text, float, lambda value: value > 0, "more than 0")
+    finite = "more than 0 and finite"
+    return _number(text, float, lambda value: 0 < value < math.inf, finite)
 
 
 def add_data_options(
@@ -282,6 +356,9 @@ def main(argv: list[str] | None = None) -> int:
     except DatasetError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print("error: interrupted (Ctrl-C)", file=sys.stderr)
+        return 130
     print(
         f"{args.dataset}: {len(train_x)} training and {len(test_x)} "
         f"test images of shape {tuple(train_x.shape[1:])}, {train_x.dtype}"

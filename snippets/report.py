@@ -20,6 +20,17 @@ be made, 2 for a wrong command line.
 
 from __future__ import annotations
 
+import importlib
+import sys
+
+try:  # a Python without torch: one line that says so, not a traceback
+    importlib.import_module("torchvision")
+except ImportError as error:
+    raise SystemExit(
+        f"error: {error}: run it with the Python of the environment that "
+        "has torch (python doctor.py checks it)"
+    ) from None
+
 import argparse
 import datetime
 import hashlib
@@ -27,12 +38,11 @@ import json
 import os
 import platform
 import subprocess
-import sys
-import time
 from pathlib import Path
 
 import torch
 
+# Only names that these scripts export on purpose (their __all__).
 import doctor
 import verify_training as check
 from choose_device import DeviceChoiceError, choose_device, gpu_backend
@@ -45,10 +55,14 @@ from mnist_data import (
     load_dataset,
     positive_int,
 )
-from train_mnist import evaluate, synchronize, train_one_epoch
+from train_mnist import cannot_write, evaluate, timed_epoch
 
 SCHEMA = "directml-guide-run-report"
 SCHEMA_VERSION = 1
+# The guide's version, the same in every copy of these scripts (and no
+# matter which git repository you run them in). Raised with each release
+# of the guide's scripts.
+GUIDE_VERSION = "2026.12.4"
 HERE = Path(__file__).resolve().parent
 SCRIPTS = (
     "report.py",
@@ -123,20 +137,6 @@ def device_name(device: torch.device) -> str:
     return cpu_name()
 
 
-def windows_adapters() -> list[dict]:
-    """Display adapters as Windows names them, with their drivers."""
-    if platform.system() != "Windows":
-        return []
-    adapters = []
-    for index in range(32):
-        key = rf"{doctor.DISPLAY_CLASS}\{index:04d}"
-        name = doctor.registry_value(key, "DriverDesc")
-        if name is not None:
-            driver = doctor.registry_value(key, "DriverVersion")
-            adapters.append({"name": str(name), "driver": driver})
-    return adapters
-
-
 def nvidia_driver() -> str | None:
     """The NVIDIA driver's version, where nvidia-smi answers."""
     command = [
@@ -156,7 +156,8 @@ def nvidia_driver() -> str | None:
 
 def gpu_of(device: torch.device, backend: str) -> dict:
     name = device_name(device)
-    adapters = windows_adapters()
+    on_windows = platform.system() == "Windows"
+    adapters = doctor.windows_adapters() if on_windows else []
     drivers = [a["driver"] for a in adapters if a["name"] == name]
     if drivers:
         driver = drivers[0]
@@ -186,8 +187,8 @@ def system_of(backend: str) -> dict:
 
 
 def guide_version() -> dict:
-    """A short hash of each script, and the commit where they are in a
-    checkout of the guide itself.
+    """The guide's version and a short hash of each script: which scripts
+    made the report, even edited ones.
     """
     scripts = {}
     for name in SCRIPTS:
@@ -195,21 +196,7 @@ def guide_version() -> dict:
         if path.exists():
             digest = hashlib.sha256(path.read_bytes()).hexdigest()
             scripts[name] = digest[:12]
-    commit = None
-    if (HERE.parent / "docs" / "hooks" / "data" / "gpus.yml").exists():
-        try:
-            answer = subprocess.run(
-                ["git", "rev-parse", "HEAD"],
-                cwd=HERE,
-                capture_output=True,
-                text=True,
-                timeout=30,
-            )
-            if answer.returncode == 0:
-                commit = answer.stdout.strip()
-        except (OSError, subprocess.TimeoutExpired):
-            pass
-    return {"commit": commit, "scripts": scripts}
+    return {"version": GUIDE_VERSION, "scripts": scripts}
 
 
 # --- the three runs -------------------------------------------------------
@@ -217,10 +204,7 @@ def guide_version() -> dict:
 
 def doctor_report() -> dict:
     print("1/3 the doctor", flush=True)
-    child = doctor.start_probe()  # import torch while packages are read
-    findings = doctor.examine(
-        lambda: doctor.probe_result(child), dict(os.environ)
-    )
+    findings = doctor.diagnose()
     for finding in findings:
         if finding.status != "ok":
             print("   ", finding.line())
@@ -239,22 +223,14 @@ def training_check(device: torch.device, steps: int) -> dict:
         "bf16_difference": None,
         "reason": "",
     }
-    data = check.make_data()
     try:
-        cpu = check.train(
-            check.make_model(), data, torch.device("cpu"), steps
+        differences = check.verify(device, steps)
+        result.update(
+            passed=True,
+            loss_difference=differences.loss,
+            weight_difference=differences.weights,
+            bf16_difference=differences.bf16,
         )
-        run = check.train(check.make_model(), data, device, steps)
-        loss, weights = check.compare(cpu, run, str(device))
-        result.update(loss_difference=loss, weight_difference=weights)
-        if check.supports_bf16(device):
-            bf16 = check.train(
-                check.make_model(), data, device, steps, bf16=True
-            )
-            result["bf16_difference"] = check.compare_bf16(
-                cpu, bf16, str(device)
-            )
-        result["passed"] = True
     except check.TrainingCheckError as error:
         result["reason"] = str(error)
     except RuntimeError as error:
@@ -275,13 +251,9 @@ def timed_run(device: torch.device, data, args) -> dict:
     epochs = []
     for epoch in range(1, args.epochs + 1):
         generator = epoch_generator(SEED, epoch)
-        synchronize(device, model)
-        started = time.perf_counter()
-        loss = train_one_epoch(
+        loss, seconds = timed_epoch(
             model, optimizer, train_x, train_y, BATCH_SIZE, generator
         )
-        synchronize(device, model)
-        seconds = time.perf_counter() - started
         accuracy = evaluate(model, test_x, test_y)
         epochs.append(
             {
@@ -388,15 +360,23 @@ def parse_args(argv):
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    if args.out.is_dir() or not args.out.parent.is_dir():
-        problem = "a folder" if args.out.is_dir() else "in no folder"
-        print(f"error: cannot write {args.out}: {problem}", file=sys.stderr)
+    # before minutes of work: a folder, no folder, read-only...
+    if problem := cannot_write(args.out):
+        print(
+            f"error: cannot write {args.out} ({problem})", file=sys.stderr
+        )
         return 1
     try:
         report = make_report(args)
     except ReportError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print(
+            "error: interrupted (Ctrl-C): no report written",
+            file=sys.stderr,
+        )
+        return 130
     text = json.dumps(report, indent=1, ensure_ascii=True) + "\n"
     try:
         args.out.write_text(text, encoding="utf-8")

@@ -14,12 +14,32 @@ temporary file first and then renamed over the old one, so a crash or a
 killed process never leaves a half-written checkpoint.
 """
 
-# --8<-- [start:imports]
 from __future__ import annotations
 
-import argparse
-import os
+import importlib
 import sys
+
+try:  # a Python without torch: one line that says so, not a traceback
+    importlib.import_module("torch")
+except ImportError as error:
+    raise SystemExit(
+        f"error: {error}: run it with the Python of the environment that "
+        "has torch (python doctor.py checks it)"
+    ) from None
+
+# What other scripts (and yours) may use; the rest may change.
+__all__ = [
+    "cannot_write",
+    "evaluate",
+    "synchronize",
+    "timed_epoch",
+    "train_one_epoch",
+]
+
+# --8<-- [start:imports]
+import argparse
+import contextlib
+import os
 import time
 from pathlib import Path
 
@@ -133,6 +153,34 @@ def synchronize(device, model):
         next(model.parameters()).sum().item()
 
 
+def timed_epoch(
+    model,
+    optimizer,
+    images,
+    labels,
+    batch_size,
+    generator,
+    progress_label=None,
+):
+    """train_one_epoch on the clock: returns (mean loss, seconds). Every
+    script that times training times it here, the same way.
+    """
+    synchronize(images.device, model)
+    started = time.perf_counter()
+    loss = train_one_epoch(
+        model,
+        optimizer,
+        images,
+        labels,
+        batch_size,
+        generator,
+        progress_label,
+    )
+    # before reading the clock: the GPU may still be working
+    synchronize(images.device, model)
+    return loss, time.perf_counter() - started
+
+
 # --8<-- [end:timing]
 
 
@@ -170,29 +218,69 @@ def to_cpu(value):
     return value
 
 
+def cannot_write(path: Path) -> str:
+    """Why no file can be written at ``path`` ("" when one can), found by
+    writing an empty temporary file beside it: before the work, not after.
+    """
+    if path.is_dir():
+        return "it is a folder"
+    temporary = temporary_path(path)
+    try:
+        temporary.write_bytes(b"")
+        temporary.unlink()
+    # no such folder, read-only, protected (Windows' Controlled folder
+    # access)...
+    except OSError as error:
+        return error.strerror or str(error)
+    return ""
+
+
+def check_writable(path: Path) -> None:
+    """Raise CheckpointError now, before an epoch is trained, if the
+    checkpoint cannot be written.
+    """
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        problem = cannot_write(path)
+    except OSError as error:  # a file where the folder should be
+        problem = error.strerror or str(error)
+    if problem:
+        raise CheckpointError(
+            f"cannot write the checkpoint {path} ({problem}): "
+            "pass another --checkpoint"
+        )
+
+
 def save_checkpoint(path: Path, checkpoint: dict) -> None:
     """Write the checkpoint atomically: a temporary file first, then one
     rename over the old file.
 
     Killed at any moment, this leaves either the previous checkpoint or the
-    new one, never half a file.
+    new one, never half a file. A save that fails (a full disk, a file that
+    refuses to be replaced) raises CheckpointError and leaves the previous
+    checkpoint as it was.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
     temporary = temporary_path(path)
-    with open(temporary, "wb") as file:
-        torch.save(to_cpu(checkpoint), file)
-        file.flush()
-        os.fsync(file.fileno())  # flushed to the disk before the rename
     try:
+        with open(temporary, "wb") as file:
+            torch.save(to_cpu(checkpoint), file)
+            file.flush()
+            os.fsync(file.fileno())  # flushed to the disk before the rename
         os.replace(temporary, path)
-    except PermissionError:
-        # Windows refuses to replace a file that another program holds open
-        # (a virus scan, a viewer).
-        temporary.unlink(missing_ok=True)
+    # torch.save reports a full disk as a RuntimeError whose context is
+    # the OSError; Windows refuses to replace a file that another program
+    # holds open (a virus scan, a viewer).
+    except (OSError, RuntimeError) as error:
+        cause = error.__context__ or error
+        reason = getattr(cause, "strerror", None) or cause
+        with contextlib.suppress(OSError):
+            temporary.unlink(missing_ok=True)
+        kept = "it holds the epoch before" if path.exists() else "no file"
         raise CheckpointError(
-            f"cannot replace {path}: another program has it open; "
-            "close that program (or pass another --checkpoint) and run "
-            f"again with --resume; {path} still holds the previous epoch"
+            f"epoch {checkpoint['epoch']} is not saved: cannot write "
+            f"{path} ({reason}; {kept}). Free some space, close any "
+            "program that has it open, or pass another --checkpoint; then "
+            "run again with --resume"
         ) from None
 
 
@@ -215,6 +303,7 @@ def load_checkpoint(path: Path) -> dict:
         not isinstance(checkpoint, dict)
         or checkpoint.get("format") != CHECKPOINT_FORMAT
         or not CHECKPOINT_KEYS <= checkpoint.keys()
+        or not checkpoint["history"]
     ):
         raise CheckpointError(
             f"{path} is not a checkpoint written by train_mnist.py"
@@ -389,7 +478,7 @@ def prepare(args: argparse.Namespace, checkpoint: dict | None):
 
 
 # --8<-- [start:epochs]
-def train_epochs(args, device, model, optimizer, data, checkpoint):
+def train_epochs(args, model, optimizer, data, checkpoint):
     """Train from the epoch after ``checkpoint`` (or from epoch 1) up to
     --epochs, saving a checkpoint after each. Returns the history.
     """
@@ -401,9 +490,7 @@ def train_epochs(args, device, model, optimizer, data, checkpoint):
         # The same seed and epoch give the same batch order: a resumed run
         # repeats what an uninterrupted one would have done.
         generator = epoch_generator(args.seed, epoch)
-        synchronize(device, model)
-        started = time.perf_counter()
-        loss = train_one_epoch(
+        loss, seconds = timed_epoch(
             model,
             optimizer,
             train_images,
@@ -412,9 +499,6 @@ def train_epochs(args, device, model, optimizer, data, checkpoint):
             generator,
             progress_label=f"epoch {epoch}/{args.epochs}",
         )
-        # before reading the clock: the GPU may still be working
-        synchronize(device, model)
-        seconds = time.perf_counter() - started
         accuracy = evaluate(model, test_images, test_labels)
         history.append(
             {
@@ -458,7 +542,8 @@ def train(args: argparse.Namespace) -> int:
         )
         return 0
     device, model, optimizer, data = prepare(args, checkpoint)
-    history = train_epochs(args, device, model, optimizer, data, checkpoint)
+    check_writable(args.checkpoint)  # before the first epoch, not after
+    history = train_epochs(args, model, optimizer, data, checkpoint)
     total = sum(entry["seconds"] for entry in history)
     epochs = f"{args.epochs} epoch" + ("s" if args.epochs != 1 else "")
     print(
@@ -470,17 +555,27 @@ def train(args: argparse.Namespace) -> int:
 
 def main(argv=None) -> int:
     args = parse_args(argv)
+    # A GBK or cp1252 console cannot show every folder name: \\uXXXX then.
+    if hasattr(sys.stdout, "reconfigure"):  # a console, not a StringIO
+        sys.stdout.reconfigure(errors="backslashreplace")
     try:
         return train(args)
     except (CheckpointError, DatasetError, DeviceChoiceError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print(
-            f"error: interrupted; {args.checkpoint} holds the last "
-            "finished epoch: run again with --resume to continue",
-            file=sys.stderr,
-        )
+        if args.checkpoint.is_file():
+            print(
+                f"error: interrupted; {args.checkpoint} holds the last "
+                "finished epoch: run again with --resume to continue",
+                file=sys.stderr,
+            )
+        else:
+            print(
+                "error: interrupted before the first epoch finished: "
+                "nothing was saved",
+                file=sys.stderr,
+            )
         return 130
 
 

@@ -274,16 +274,26 @@ def main(argv: list[str] | None = None) -> int:
         ),
     )
     args = parser.parse_args(argv)
+    try:
+        return check(args.adapter, args.allow_fallback)
+    except KeyboardInterrupt:
+        print("error: interrupted (Ctrl-C)", file=sys.stderr)
+        return 130
 
+
+def check(adapter: int | None, allow_fallback: bool) -> int:
+    """Verify DirectML (else, with allow_fallback, the other back-ends);
+    return the exit status.
+    """
     print(f"{'Python':<16}{platform.python_version()} ({sys.executable})")
     for package in ("torch", "torchvision", "torch-directml"):
         print(f"{package:<16}{package_version(package)}")
 
     try:
-        print("OK:", verify_directml(args.adapter))
+        print("OK:", verify_directml(adapter))
         return 0
     except VerificationError as problem:
-        if not args.allow_fallback:
+        if not allow_fallback:
             print(f"error: {problem}", file=sys.stderr)
             return 1
         if isinstance(problem, NoDirectMLForThisPython):

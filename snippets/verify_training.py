@@ -17,15 +17,27 @@ it.
 
 from __future__ import annotations
 
-import argparse
+import importlib
+import sys
+
+try:  # a Python without torch: one line that says so, not a traceback
+    importlib.import_module("torch")
+except ImportError as error:
+    raise SystemExit(
+        f"error: {error}: run it with the Python of the environment that "
+        "has torch (python doctor.py checks it)"
+    ) from None
+
 import contextlib
 import math
-import sys
 from dataclasses import dataclass
 
 import torch
 
-from choose_device import DeviceChoiceError, choose_device
+from choose_device import ArgumentParser, DeviceChoiceError, choose_device
+
+# What report.py (and any script of yours) may use; the rest may change.
+__all__ = ["TOLERANCE", "Differences", "TrainingCheckError", "verify"]
 
 FEATURES, HIDDEN, CLASSES = 32, 64, 4
 SAMPLES, BATCH, LEARNING_RATE = 1024, 64, 0.1
@@ -40,6 +52,17 @@ BF16_TOLERANCE = 0.05
 
 class TrainingCheckError(Exception):
     """The device trains differently from the CPU; the message says how."""
+
+
+@dataclass
+class Differences:
+    """What verify() measured: the largest relative differences from the
+    CPU's run.
+    """
+
+    loss: float
+    weights: float
+    bf16: float | None  # the final loss in bfloat16; None: not checked
 
 
 @dataclass
@@ -195,7 +218,10 @@ def show(cpu: Run, run: Run) -> None:
         )
 
 
-def verify(device: torch.device, steps: int) -> str:
+def verify(device: torch.device, steps: int) -> Differences:
+    """Train on the CPU and on ``device``, print the comparison, and return
+    the differences. Raises TrainingCheckError beyond the tolerances.
+    """
     name = str(device)
     data = make_data()
     cpu = train(make_model(), data, torch.device("cpu"), steps)
@@ -206,6 +232,7 @@ def verify(device: torch.device, steps: int) -> str:
         f"  largest difference from the CPU: loss {loss_error:.1e}, "
         f"weights {weight_error:.1e} (tolerance {TOLERANCE:g})"
     )
+    error = None
     if supports_bf16(device):
         bf16 = train(make_model(), data, device, steps, bf16=True)
         error = compare_bf16(cpu, bf16, name)
@@ -218,11 +245,11 @@ def verify(device: torch.device, steps: int) -> str:
         print(
             f"  bfloat16: not checked on {device.type} (no bfloat16 there)"
         )
-    return f"training on {name} matches the CPU over {steps} steps"
+    return Differences(loss_error, weight_error, error)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         description="Train on the device and on the CPU, and compare."
     )
     parser.add_argument("--device", help="as choose_device() takes it")
@@ -233,19 +260,29 @@ def main(argv: list[str] | None = None) -> int:
     if args.steps < 10:
         parser.error(f"argument --steps: {args.steps} must be 10 or more")
     try:
-        device, reason = choose_device(args.device)
+        return run_check(args.device, args.steps)
+    except KeyboardInterrupt:
+        print("error: interrupted (Ctrl-C)", file=sys.stderr)
+        return 130
+
+
+def run_check(request: str | None, steps: int) -> int:
+    """Verify the device choose_device(request) picks; the exit status."""
+    try:
+        device, reason = choose_device(request)
     except DeviceChoiceError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
-    print(
-        f"Training {args.steps} steps on {device} ({reason}) and on the CPU"
-    )
+    print(f"Training {steps} steps on {device} ({reason}) and on the CPU")
     if device.type == "cpu":
         print(
             "  (the CPU against itself: this checks the script, not a GPU)"
         )
     try:
-        print("OK:", verify(device, args.steps))
+        verify(device, steps)
+        print(
+            f"OK: training on {device} matches the CPU over {steps} steps"
+        )
     except TrainingCheckError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1

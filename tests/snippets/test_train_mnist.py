@@ -291,11 +291,11 @@ def test_a_locked_checkpoint_is_one_line_and_stays_intact(capsys, monkeypatch, f
     ]
     line = assert_one_line_error(
         subprocess.CompletedProcess([], code, out, err),
-        f"cannot replace {Path('checkpoints') / 'lenet-fashion-mnist.pt'}",
-        "another program has it open",
+        f"epoch 2 is not saved: cannot write {Path('checkpoints') / 'lenet-fashion-mnist.pt'} (Access is denied",
+        "close any program that has it open",
         "--resume",
     )
-    assert code == 1 and "still holds the previous epoch" in line
+    assert code == 1 and "it holds the epoch before" in line
     assert good_checkpoint.read_bytes() == before  # the old checkpoint is intact...
     assert final_checkpoint(good_checkpoint)["epoch"] == 1
     assert not train_mnist.temporary_path(good_checkpoint).exists()  # ...and no half-done file is left

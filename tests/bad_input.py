@@ -1,0 +1,450 @@
+"""The harness of the bad-input tables (tests/snippets/test_bad_input.py and test_bad_input_process.py):
+a row is one bad input to one reader script, the exit status it must give, the one line on stderr that starts
+with "error:" (and names what went wrong), no traceback, and the earlier work intact (issue 41, review
+2026-12-reliability-3 section 3).
+
+Most rows run the script's main() in the test's process (fast: torch is imported once); an exception that leaves
+main() is what a reader would see as a traceback. The rows about the process itself run the script as a
+reader does: Ctrl-C (a real SIGINT), a Python without torch (a torch.py on PYTHONPATH that fails to import,
+as a bare Python's "import torch" does) and a non-ASCII folder on an ASCII console.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import io
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NamedTuple
+
+import pytest
+import torch
+
+from fetch_fashion_mnist import FILES, SOURCE
+from guide_harness import SNIPPETS, clean_env, load_snippet, run_snippet
+
+RAW = ("FashionMNIST", "raw")
+IMAGES, LABELS = "train-images-idx3-ubyte", "train-labels-idx1-ubyte"
+# A quick training run on the CPU: 500 images, one batch of 100 at a time.
+TRAIN = (
+    "--dataset fashion-mnist --data-dir {data} --limit-train 500 --limit-test 200 --batch-size 100 "
+    "--device cpu --checkpoint {ck}"
+).split()
+REPORT = "--dataset fashion-mnist --data-dir {data} --device cpu --epochs 1 --steps 10 --limit-train 500".split()
+BENCH = "--dataset fashion-mnist --data-dir {data} --device cpu --limit-train 500".split()
+
+
+class Outcome(NamedTuple):
+    code: int | None  # None: an exception left main(), a traceback for the reader
+    out: str
+    err: str
+
+
+@dataclass
+class Workspace:
+    tmp: Path
+    real: Path  # the real Fashion-MNIST root (read only)
+    trained: Path  # a checkpoint after epoch 1 of TRAIN (read only)
+    monkeypatch: pytest.MonkeyPatch
+
+    @property
+    def data(self) -> Path:
+        return self.tmp / "data"
+
+    @property
+    def ck(self) -> Path:
+        return self.tmp / "checkpoints" / "lenet.pt"
+
+    def fill(self, value: str) -> str:
+        return value.format(data=self.data, ck=self.ck, tmp=self.tmp, real=self.real)
+
+
+# ---- what the rows set up --------------------------------------------------------------------------------
+
+
+def data(**damaged: bytes | None):
+    """{data} with the real files, except each one named here: written with these bytes, or a folder (None)."""
+
+    def setup(ws: Workspace) -> None:
+        raw = ws.data.joinpath(*RAW)
+        raw.mkdir(parents=True)
+        for name in FILES:
+            target = raw / name
+            if name in damaged:
+                if damaged[name] is None:
+                    target.mkdir()
+                else:
+                    target.write_bytes(damaged[name])
+            else:
+                link(ws.real.joinpath(*RAW, name), target)
+
+    return setup
+
+
+def link(source: Path, target: Path) -> None:
+    try:
+        os.link(source, target)  # a hard link: no copy of 47 MB; writing a new file never touches it
+    except OSError:
+        shutil.copy(source, target)
+
+
+def real_bytes(ws: Workspace, name: str) -> bytes:
+    return ws.real.joinpath(*RAW, name).read_bytes()
+
+
+def truncated(name: str, size: int):
+    def setup(ws: Workspace) -> None:
+        data(**{name: real_bytes(ws, name)[:size]})(ws)
+
+    return setup
+
+
+def random_of_right_size(name: str):
+    def setup(ws: Workspace) -> None:
+        size = ws.real.joinpath(*RAW, name).stat().st_size
+        data(**{name: torch.randint(0, 256, (size,), dtype=torch.uint8).numpy().tobytes()})(ws)
+
+    return setup
+
+
+def checkpoint(content: Callable[[Workspace], bytes | None] | None = None):
+    """{ck} holding the epoch-1 checkpoint, or what ``content`` makes of it (None: a folder)."""
+
+    def setup(ws: Workspace) -> None:
+        ws.ck.parent.mkdir(parents=True)
+        made = ws.trained.read_bytes() if content is None else content(ws)
+        if made is None:
+            ws.ck.mkdir()
+        else:
+            ws.ck.write_bytes(made)
+
+    return setup
+
+
+def saved(value) -> bytes:
+    buffer = io.BytesIO()
+    torch.save(value, buffer)
+    return buffer.getvalue()
+
+
+def edited(change: Callable[[dict], None]):
+    def content(ws: Workspace) -> bytes:
+        value = torch.load(ws.trained, weights_only=True)
+        change(value)
+        return saved(value)
+
+    return content
+
+
+def wrong_shapes(value: dict) -> None:
+    value["model"] = {key: torch.zeros(3) for key in value["model"]}
+
+
+def empty_history(value: dict) -> None:
+    value["history"] = []
+
+
+def file_in_the_way(ws: Workspace) -> None:
+    ws.ck.parent.parent.mkdir(parents=True, exist_ok=True)
+    ws.ck.parent.write_text("a file where the checkpoint folder should be")
+
+
+def stale_temporary(ws: Workspace) -> None:
+    checkpoint()(ws)
+    ws.ck.with_name(ws.ck.name + ".tmp").write_bytes(b"half a checkpoint")
+
+
+def both(*setups):
+    def setup(ws: Workspace) -> None:
+        for each in setups:
+            each(ws)
+
+    return setup
+
+
+def repairing_downloader(ws: Workspace) -> None:
+    """--download with no network: torchvision's downloader stands in, unpacking the real .gz it would fetch."""
+    fetched = []
+
+    def download(url, download_root, filename, md5=None, **kwargs):
+        fetched.append(filename)
+        name = filename.removesuffix(".gz")
+        with gzip.open(SOURCE / filename) as packed:
+            Path(download_root, name).write_bytes(packed.read())
+
+    mnist_data = load_snippet("mnist_data")
+    ws.monkeypatch.setattr(mnist_data, "download_and_extract_archive", download)
+    ws.fetched = fetched
+
+
+def local_checksums(ws: Workspace) -> None:
+    """check_mnist_files with the checksums of the .gz files at hand (Debian re-packed them)."""
+    import hashlib
+
+    from torchvision import datasets
+
+    raw = ws.data.joinpath(*RAW)
+    for name in FILES:
+        shutil.copy(SOURCE / f"{name}.gz", raw / f"{name}.gz")
+
+    class LocalFashionMNIST(datasets.FashionMNIST):
+        resources = [
+            (name, hashlib.md5((raw / name).read_bytes()).hexdigest()) for name, _ in datasets.FashionMNIST.resources
+        ]
+
+    LocalFashionMNIST.__name__ = "FashionMNIST"
+    module = load_snippet("check_mnist_files")
+    ws.monkeypatch.setitem(module.DATASETS, "fashion-mnist", LocalFashionMNIST)
+
+
+def interrupt(module: str, function: str):
+    """Ctrl-C while ``module.function`` runs."""
+
+    def press(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    def setup(ws: Workspace) -> None:
+        ws.monkeypatch.setattr(load_snippet(module), function, press)
+
+    return setup
+
+
+# ---- the table -------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Row:
+    id: str
+    script: str
+    args: list[str]
+    code: int
+    needle: str = ""  # in the stderr line
+    setup: Callable[[Workspace], None] | None = None
+    how: str = "main"  # "main" (in this process), "process", "no-torch", "ctrl-c"
+    wait_for: str = ""  # ctrl-c: the stdout line after which SIGINT is sent
+    read_only: str = ""  # a path ({ck} ...) made read-only for the run
+    disk_full: bool = False  # writes fail beyond half the checkpoint's size, as on a full disk
+    kept: bool = False  # the checkpoint is byte for byte what it was before the run
+    no_work: bool = False  # refused before any training: no epoch, no run
+    after: Callable[[Workspace, Outcome], None] | None = None
+
+
+def epoch_of(ws: Workspace) -> int:
+    return torch.load(ws.ck, weights_only=True)["epoch"]
+
+
+def saved_epoch(number: int):
+    def after(ws: Workspace, outcome: Outcome) -> None:
+        assert epoch_of(ws) == number
+        assert not ws.ck.with_name(ws.ck.name + ".tmp").exists()
+
+    return after
+
+
+def repaired(ws: Workspace, outcome: Outcome) -> None:
+    assert ws.fetched == [f"{IMAGES}.gz"], ws.fetched
+    assert ws.data.joinpath(*RAW, IMAGES).stat().st_size == FILES[IMAGES][1]
+
+
+def no_temporary_left(ws: Workspace, outcome: Outcome) -> None:
+    assert sorted(p.name for p in ws.ck.parent.iterdir()) == [ws.ck.name]
+
+
+def nothing_written(name: str):
+    def after(ws: Workspace, outcome: Outcome) -> None:
+        assert not (ws.tmp / name).exists()
+
+    return after
+
+
+def numbers(script: str, base: list[str], *cases: tuple[str, str]) -> list[Row]:
+    return [
+        Row(f"{script}: {option} {value}", script, [*base, option, value], 2, f"argument {option}")
+        for option, value in cases
+    ]
+
+
+def no_torch(*scripts: str) -> list[Row]:
+    """The doctor lists what it found and its line points at the PROBLEM line that names torch."""
+    return [
+        Row(
+            f"{script}: no torch in this Python",
+            script,
+            [],
+            1,
+            "PROBLEM" if script == "doctor" else "torch",
+            how="no-torch",
+        )
+        for script in scripts
+    ]
+
+
+SCRIPTS = [
+    "train_mnist",
+    "mnist_data",
+    "check_mnist_files",
+    "report",
+    "doctor",
+    "verify_directml",
+    "verify_training",
+    "choose_device",
+    "benchmark_devices",
+    "benchmark_data_loading",
+]
+DAMAGED = "damaged"  # what the line says about a data file that is there but not whole
+EMPTY_IMAGES = data(**{IMAGES: b""})
+
+
+# ---- running a row ---------------------------------------------------------------------------------------
+
+
+def in_process(script: str, args: list[str], capsys) -> Outcome:
+    module = load_snippet(script)
+    try:
+        code = module.main(args)
+    except SystemExit as exit_:  # argparse's exit 2, or sys.exit("error: ...")
+        code = exit_.code
+        if isinstance(code, str):
+            print(code, file=sys.stderr)
+            code = 1
+    except BaseException:  # what the reader would see as a traceback
+        captured = capsys.readouterr()
+        return Outcome(None, captured.out, captured.err + traceback.format_exc())
+    captured = capsys.readouterr()
+    return Outcome(code, captured.out, captured.err)
+
+
+def as_process(script: str, args: list[str], cwd: Path, **env: str) -> Outcome:
+    result = run_snippet(f"{script}.py", *args, cwd=cwd, timeout=300, **env)
+    return Outcome(result.returncode, result.stdout, result.stderr)
+
+
+def without_torch(script: str, args: list[str], cwd: Path) -> Outcome:
+    shim = cwd / "no-torch"
+    shim.mkdir()
+    (shim / "torch.py").write_text(
+        'raise ModuleNotFoundError("No module named \'torch\'", name="torch")\n', encoding="utf-8"
+    )
+    return as_process(script, args, cwd, PYTHONPATH=str(shim))
+
+
+def with_ctrl_c(script: str, args: list[str], cwd: Path, wait_for: str) -> Outcome:
+    """Start the script as a reader does, press Ctrl-C (SIGINT) once ``wait_for`` is printed."""
+    process = subprocess.Popen(
+        [sys.executable, str(SNIPPETS / f"{script}.py"), *args],
+        cwd=cwd,
+        env=clean_env(PYTHONIOENCODING="ascii"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    seen = []
+    try:
+        for line in process.stdout:
+            seen.append(line)
+            if wait_for in line:
+                process.send_signal(signal.SIGINT)
+                break
+        out, err = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert any(wait_for in line for line in seen), "".join(seen) + err
+    return Outcome(process.returncode, "".join(seen) + out, err)
+
+
+@contextlib.contextmanager
+def read_only(path: Path):
+    """``path`` (a file or folder) unwritable, even for root (chattr +i there)."""
+    if os.name == "nt":
+        pytest.skip("a read-only folder is not enforced on Windows; the POSIX legs run this row")
+    if os.geteuid() == 0:
+        made = subprocess.run(["chattr", "+i", str(path)], capture_output=True, text=True)
+        if made.returncode != 0:
+            pytest.skip(f"cannot make {path} read-only as root here: {made.stderr.strip()}")
+        undo = ["chattr", "-i", str(path)]
+    else:
+        mode = path.stat().st_mode
+        path.chmod(0o555 if path.is_dir() else 0o444)
+        undo = None
+    try:
+        yield
+    finally:
+        if undo:
+            subprocess.run(undo, check=True)
+        else:
+            path.chmod(mode)
+
+
+@contextlib.contextmanager
+def disk_full(limit: int):
+    """Writes beyond ``limit`` bytes fail with EFBIG, as they fail with ENOSPC on a full disk."""
+    try:
+        import resource
+    except ImportError:
+        pytest.skip("no RLIMIT_FSIZE on Windows; the POSIX legs run this row")
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+
+
+def trained_checkpoint(data_root: Path, folder: Path) -> Path:
+    """A checkpoint after epoch 1 of TRAIN on the real data, in ``folder``."""
+    path = folder / "lenet.pt"
+    args = [arg.format(data=data_root, ck=path) for arg in TRAIN]
+    assert load_snippet("train_mnist").main([*args, "--epochs", "1"]) == 0
+    return path
+
+
+def run_row(row: Row, ws: Workspace, capsys) -> Outcome:
+    args = [ws.fill(arg) for arg in row.args]
+    if row.how == "no-torch":
+        return without_torch(row.script, args, ws.tmp)
+    if row.how == "ctrl-c":
+        if os.name == "nt":
+            pytest.skip("SIGINT to a child needs a console group on Windows; the POSIX legs run this row")
+        return with_ctrl_c(row.script, args, ws.tmp, row.wait_for)
+    if row.how == "process":
+        return as_process(row.script, args, ws.tmp)
+    with contextlib.ExitStack() as stack:
+        if row.read_only:
+            stack.enter_context(read_only(Path(os.path.normpath(ws.fill(row.read_only)))))
+        if row.disk_full:
+            stack.enter_context(disk_full(ws.ck.stat().st_size // 2))
+        return in_process(row.script, args, capsys)
+
+
+def check_row(row: Row, ws: Workspace, capsys) -> None:
+    """Set the row up, run it, and hold it to the contract."""
+    if row.setup:
+        row.setup(ws)
+    before = ws.ck.read_bytes() if ws.ck.is_file() else None
+    outcome = run_row(row, ws, capsys)
+    shown = f"exit {outcome.code}\n--- stdout\n{outcome.out[-3000:]}\n--- stderr\n{outcome.err[-3000:]}"
+    assert "Traceback" not in outcome.err, shown
+    assert outcome.code == row.code, shown
+    lines = [line for line in outcome.err.splitlines() if line.strip()]
+    if row.code == 0:
+        assert not lines, shown
+    else:
+        assert len(lines) == 1 and lines[0].startswith("error: "), shown
+        assert row.needle in lines[0], shown
+        assert lines[0].isascii(), shown  # a GBK or cp1252 console shows it
+    if row.kept:
+        assert ws.ck.read_bytes() == before, "the earlier checkpoint changed"
+    if row.no_work:
+        assert " loss " not in outcome.out and "1/3" not in outcome.out and "timing" not in outcome.out, shown
+    if row.after:
+        row.after(ws, outcome)
