@@ -195,7 +195,7 @@ def test_no_message_that_has_a_section_finds_nothing(evaluated):
 
 def test_a_chinese_title_typed_whole_comes_first(site, browser):
     """显存不足 typed on a Chinese page lists the section titled exactly that first, not 显存占用只增不减
-    (Material's segmenter never cut the run's last word; docs/overrides/partials/search_query.html)."""
+    (Material's segmenter never cut the run's last word; docs/javascripts/search/pipeline.js)."""
     _, base = site
     page = browser.new_page()
     page.goto(base + "zh/")
@@ -222,9 +222,6 @@ QUERY_SHAPES = [
     # A word the index lacks as written is searched by its stem (Material adds the wildcard); one it holds,
     # whole ("Windows", not "window*").
     ("en", "D3D12: Removing Device on Windows 11", ["Remov ", "Device^1", "Windows^1"], ["Window "]),
-    # A lower-case class name by its parts; a signed HRESULT as the hex the pages quote.
-    ("en", "Can't download pytorch/ timeouterror", ["timeout", "error"], []),
-    ("en", "torch_directml Unknown error -2147024809 on WSL2", ["0x80070057^1"], []),
     # Equivalent wordings: a graphics card is a GPU; on a Chinese page 显卡 too.
     ("en", "my integrated graphics card is used", ["GPU^1", "iGPU^1"], ["显卡"]),
     ("zh", "为什么会使用核显推理", ["核显\u3007", "iGPU^1", "集成显卡\u3007"], []),
@@ -328,9 +325,9 @@ def _result_entries(site, browser, edition_name: str, text: str) -> list[list[di
 
 
 def test_sections_are_listed_in_the_order_of_their_scores(site, browser):
-    """Each page once, with its top three sections, listed a page's weaker sections above the next page's better one
-    (search_query.html point 21): the sections go in one order of scores, each run of one page's sections an entry of
-    its own, headed by the page's entry."""
+    """Each page once, with its top three sections, listed a page's weaker sections above the next page's better
+    one (docs/javascripts/search/pipeline.js, inScoreOrder): the sections go in one order of scores, each run of
+    one page's sections an entry of its own, headed by the page's entry."""
     entries = _result_entries(site, browser, "en", "pycharm cannot import torch")
     sections = [doc for entry in entries for doc in entry if "#" in doc["location"]]
     scores = [doc["score"] for doc in sections]
@@ -344,7 +341,7 @@ def test_a_typed_chinese_word_inside_a_longer_word_counts_as_held(site, browser)
     """ "程序被阻止" requires 程序 and 阻止; the index holds the Smart App Control title's 应用程序 as one word, so lunr's
     required query found only the set-up section that writes 程序 alone. Run again with its words optional, the
     sections that hold every word as text, inside a longer word too, come first in the order of their scores
-    (search_query.html point 20)."""
+    (docs/javascripts/search/pipeline.js, holdersFirst)."""
     entries = _result_entries(site, browser, "zh", "程序被阻止")
     sections = [doc["location"] for entry in entries for doc in entry if "#" in doc["location"]]
     assert sections[:1] == ["zh/troubleshooting/#winerror-4551-smart-app-control"], sections[:3]
