@@ -224,3 +224,86 @@ test("rank: a page's own entry counts without Material's page bonus", () => {
   const page = { location: "a/", score: 10, terms: { x: true, y: false } };
   assert.ok(Math.abs(search.rankOf([page]) - (10 * 1.25) / (1 + 1.5 * 1.5)) < 1e-9);
 });
+
+// ---------------------------------------------------------------- model numbers, question words
+
+test("normalise: a model number the index holds glued stays glued (A770), one it holds apart is split (RX 580)", () => {
+  const held = { latin: new Set(["a770", "780m"]) };
+  assert.equal(search.normalise("Intel Arc A770 not found", held), "Intel Arc A770 not found");
+  assert.equal(search.normalise("Radeon 780M", held), "Radeon 780M");
+  assert.equal(search.normalise("RX580 not found", held), "RX 580 not found");
+});
+
+test("tokenise: a short word before a number is a model's prefix and stays in a pasted message", () => {
+  const words = search.tokenise(search.normalise("my RX580 is not detected by torch"), en).tokens.map((t) => t.text);
+  assert.deepEqual(words, ["RX", "580", "not", "detected", "torch"]);
+});
+
+test("dropFillers: a typed question's question words go (为什么, 怎么, 能不能), a word holding 能 stays", () => {
+  assert.equal(search.dropFillers("为什么会使用核显推理", rules).trim(), "会使用核显推理");
+  assert.equal(search.dropFillers("能不能用核显", rules).trim(), "用核显");
+  assert.equal(search.dropFillers("性能很差", rules).trim(), "性能很差");
+  const typed = search.rewrite("为什么核显很慢", zh, true);
+  assert.ok(!typed.query.includes("为什么"), typed.query);
+});
+
+// ---------------------------------------------------------------- back-ends, runs, shared title words
+
+const BACKENDS = {
+  config: INDEX.config,
+  docs: [
+    { location: "t/", title: "Troubleshooting", text: "" },
+    { location: "t/#rocm-integrated-gpu-first", title: "The integrated GPU is cuda:0", text: "HIP_VISIBLE_DEVICES" },
+    { location: "t/#integrated", title: "DirectML uses the integrated GPU", text: "torch_directml.device(1)" },
+    { location: "t/#memory", title: "Out of memory", text: "DirectML prints it; torch-directml and dml too" },
+    { location: "t/#gbk", title: "GBK decode errors", text: "Windows in Chinese" },
+    { location: "t/#xpu-oom", title: "Out of memory on XPU", text: "xpu" },
+  ],
+};
+
+test("rank: a section's back-end from its anchor, else from what its text names most", () => {
+  const edition = search.thisEdition(BACKENDS, false, rules);
+  const ctx = search.ranking(edition, search.vocabulary(edition, rules));
+  const tags = Object.fromEntries(edition.docs.map((d) => [d.location, search.backendTags(d, ctx).join(",")]));
+  assert.equal(tags["t/#rocm-integrated-gpu-first"], "rocm"); // its title says cuda:0, its anchor rocm
+  assert.equal(tags["t/#memory"], "directml");
+  assert.equal(tags["t/#gbk"], "");
+  assert.equal(tags["t/#xpu-oom"], "xpu");
+  assert.deepEqual(search.wantedBackends("Out of memory", ctx), ["directml"]);
+  assert.deepEqual(search.wantedBackends("XPU out of memory", ctx), ["xpu"]);
+});
+
+test("rank: the back-end the query names wins, DirectML's where it names none; a Windows section keeps its score", () => {
+  const weights = { ...rules.weights, backend: { value: 0.5 }, pairs: { value: 0 }, runs: { value: 0 } };
+  const ranked = { ...rules, weights };
+  const edition = search.thisEdition(BACKENDS, false, ranked);
+  const ctx = search.ranking(edition, search.vocabulary(edition, ranked));
+  const items = [[doc("t/", 1), doc("t/#xpu-oom", 10), doc("t/#memory", 8), doc("t/#gbk", 9)]];
+  const order = (text) => search.rerank(items, text, ctx).flat().filter((d) => d.location.includes("#")).map((d) => d.location);
+  assert.deepEqual(order("out of memory"), ["t/#gbk", "t/#memory", "t/#xpu-oom"]);
+  assert.deepEqual(order("xpu out of memory"), ["t/#xpu-oom", "t/#gbk", "t/#memory"]);
+});
+
+test("rank: a query's runs of four Han characters; a section holding more of them goes up", () => {
+  assert.deepEqual([...search.hanRuns("显存不足了 a 显卡")], ["显存不足", "存不足了"]);
+  const weights = { ...rules.weights, pairs: { value: 0 }, runs: { value: 1 }, backend: { value: 0 } };
+  const ranked = { ...rules, weights };
+  const edition = search.thisEdition(INDEX, true, ranked);
+  const ctx = search.ranking(edition, search.vocabulary(edition, ranked));
+  const items = [[doc("zh/setup/#mirror", 10)], [doc("zh/troubleshooting/", 1), doc("zh/troubleshooting/#oom", 9)]];
+  const first = search.rerank(items, "应用程序被阻止", ctx).flat().find((d) => d.location.includes("#"));
+  assert.equal(first.location, "zh/troubleshooting/#oom");
+});
+
+test("thisEdition: a title's words that many sections hold count as text, the others keep the title's weight", () => {
+  const shared = { ...rules, weights: { ...rules.weights, shared_title: { value: 0.3 } } };
+  const edition = search.thisEdition(BACKENDS, false, shared);
+  const heading = Object.fromEntries(edition.docs.map((d) => [d.location, d.heading]));
+  assert.equal(heading["t/#xpu-oom"], "on XPU"); // out, of, memory: in two of six sections
+  assert.equal(heading["t/#memory"], "");
+  assert.equal(edition.docs.find((d) => d.location === "t/#memory").title, "Out of memory"); // what a reader sees
+  assert.deepEqual(edition.config.fields.title, { boost: 1 });
+  assert.equal(edition.config.fields.heading.boost, rules.weights.title.en - 1);
+  const off = search.thisEdition(BACKENDS, false, { ...rules, weights: { ...rules.weights, shared_title: { value: 0 } } });
+  assert.equal(off.docs[0].heading, undefined);
+});

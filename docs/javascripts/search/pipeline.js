@@ -96,24 +96,25 @@
   }
 
   // A model number glued to its letters is split as the pages write it ("RX580" -> "RX 580", "6700XT" ->
-  // "6700 XT"), only where it stands as a word of its own: inside a file name (cp310 in a wheel's name,
-  // joined by - _ or .) it is left alone.
+  // "6700 XT"), unless the index holds it glued ("A770", "780M"), and only where it stands as a word of its
+  // own: inside a file name (cp310 in a wheel's name, joined by - _ or .) it is left alone.
   var MODEL = /(?<![A-Za-z0-9_.\-])(?:([A-Za-z]{1,3})(\d{3,4})([A-Za-z]{0,3})|(\d{3,4})([A-Za-z]{1,3}))(?![A-Za-z0-9_\-]|\.[A-Za-z0-9])/g;
-  function splitModels(text) {
+  function splitModels(text, vocab) {
     return text.replace(MODEL, function (all, a, b, c, d, e) {
+      if (vocab && vocab.latin.has(all.toLowerCase())) return all;
       if (d) return d + " " + e;
       return a + " " + b + (c ? " " + c : "");
     });
   }
 
-  function normalise(text) {
-    return splitModels(dropPaths(text)).replace(/\s+/g, " ").trim();
+  function normalise(text, vocab) {
+    return splitModels(dropPaths(text), vocab).replace(/\s+/g, " ").trim();
   }
 
   // ------------------------------------------------------------------ dropFillers
 
   function dropFillers(text, rules) {
-    var words = rules.fillers.words.slice().sort(function (a, b) { return b.length - a.length; });
+    var words = rules.fillers.words.concat(rules.question_words.words).sort(function (a, b) { return b.length - a.length; });
     var pattern = new RegExp(words.join("|"), "gu");
     return text.replace(pattern, " ");
   }
@@ -155,8 +156,12 @@
     var words = text.replace(/[:"~^*]/g, " ").split(/\s+/).filter(Boolean);
     var pasted = words.length >= 3;
     if (pasted) words = words.join(" ").replace(/['\u2018\u2019]/g, " ").split(/\s+/).filter(Boolean);
+    // A pasted message's words of one or two letters match hundreds of words with Material's wildcard; one
+    // before a number is a model's prefix ("RX 580") and stays.
     if (words.length >= 4) {
-      var long = words.filter(function (word) { return !/^[A-Za-z]{1,2}$/.test(word); });
+      var long = words.filter(function (word, i) {
+        return !/^[A-Za-z]{1,2}$/.test(word) || /^\d/.test(words[i + 1] || "");
+      });
       if (long.length) words = long;
     }
     // A single Latin letter or digit glued to Han ("A卡", "占用率为0") is left out: the index holds it apart,
@@ -331,7 +336,7 @@
   // word was required), and the required words in lower case.
   function rewrite(text, vocab, chinese) {
     var rules = vocab.rules;
-    var normal = normalise(text);
+    var normal = normalise(text, vocab);
     var reading = tokenise(dropFillers(normal, rules), vocab);
     var terms = weight(reading, vocab).concat(expandEquivalents(normal, rules, vocab, chinese));
     var required = terms.filter(function (t) { return t.kind === "required"; }).map(key);
@@ -347,6 +352,31 @@
     var docs = index.docs.filter(function (doc) { return (doc.location.slice(0, 3) === "zh/") === chinese; });
     var boost = rules.weights.title[chinese ? "zh" : "en"];
     var fields = Object.assign({}, index.config.fields, { title: { boost: boost } });
+    var edition = Object.assign({}, index, { docs: docs, config: Object.assign({}, index.config, { fields: fields }) });
+    return sharedTitleWords(edition, boost, rules.weights.shared_title.value);
+  }
+
+  // A title's words that many of the edition's sections hold (more than `most`, a share of them) count as text,
+  // not as title: "memory", "download", "use" in a title made a neighbour win on a message's commonest words.
+  // The title keeps weight 1 (and is what a reader sees); its other words go to a field of their own, "heading",
+  // which carries the rest of the title's weight.
+  function sharedTitleWords(index, boost, most) {
+    if (!most || boost <= 1) return index;
+    var separator = new RegExp(index.config.separator, "g");
+    var held = new Map();
+    index.docs.forEach(function (doc) {
+      new Set((doc.title + " " + doc.text).replace(/<[^>]*>/g, " ").toLowerCase().split(separator)).forEach(function (w) {
+        if (w) held.set(w, (held.get(w) || 0) + 1);
+      });
+    });
+    var limit = most * index.docs.length;
+    var docs = index.docs.map(function (doc) {
+      var own = doc.title.replace(/<[^>]*>/g, " ").split(separator).filter(function (w) {
+        return w && (held.get(w.toLowerCase()) || 0) <= limit;
+      });
+      return Object.assign({}, doc, { heading: own.join(" ") });
+    });
+    var fields = Object.assign({}, index.config.fields, { title: { boost: 1 }, heading: { boost: boost - 1 } });
     return Object.assign({}, index, { docs: docs, config: Object.assign({}, index.config, { fields: fields }) });
   }
 
@@ -386,19 +416,72 @@
   function ranking(index, vocab) {
     return {
       vocab: vocab, docs: new Map(index.docs.map(function (doc) { return [doc.location, doc]; })), cache: new Map(),
-      stop: new Set(vocab.rules.en_stop.words)
+      stop: new Set(vocab.rules.en_stop.words),
+      backends: vocab.rules.backends.names.map(function (b) { return { name: b.name, pattern: new RegExp(b.pattern, "gi") }; })
     };
+  }
+
+  // The back-ends a text names, each with how often.
+  function backendsNamed(text, ctx) {
+    var named = {};
+    ctx.backends.forEach(function (b) {
+      var n = (text.match(b.pattern) || []).length;
+      if (n) named[b.name] = n;
+    });
+    return named;
+  }
+
+  // A section's back-ends: those its anchor names (the same in both editions: "rocm-integrated-gpu-first",
+  // whose title names cuda:0); else the one its text names most, at least three times and more often than all
+  // the others together. A section of no back-end (a Windows message) has none.
+  function backendTags(source, ctx) {
+    if (!source) return [];
+    var anchor = Object.keys(backendsNamed(source.location.split("#")[1] || "", ctx));
+    if (anchor.length) return anchor;
+    var text = backendsNamed(source.text.replace(/<[^>]*>/g, " "), ctx);
+    var names = Object.keys(text).sort(function (a, b) { return text[b] - text[a]; });
+    var total = names.reduce(function (n, name) { return n + text[name]; }, 0);
+    return names.length && text[names[0]] >= 3 && text[names[0]] > total - text[names[0]] ? [names[0]] : [];
+  }
+
+  // The back-ends a query names, or the guide's own (DirectML) where it names none.
+  function wantedBackends(text, ctx) {
+    var named = Object.keys(backendsNamed(text, ctx));
+    return named.length ? named : [ctx.vocab.rules.backends.default];
+  }
+
+  // A query's runs of four Han characters.
+  function hanRuns(text) {
+    var out = new Set();
+    (text.match(/\p{sc=Han}{4,}/gu) || []).forEach(function (run) {
+      for (var i = 0; i + 4 <= run.length; i++) out.add(run.slice(i, i + 4));
+    });
+    return out;
   }
 
   function ownRuns(ctx, location) {
     var own = ctx.cache.get(location);
     if (!own) {
       var source = ctx.docs.get(location);
-      var list = tokens(source ? source.title + " " + source.text : "", ctx.vocab);
-      own = { pairs: runsOf(list, 2, ctx.stop), runs: runsOf(list, 3, ctx.stop) };
+      var text = source ? source.title + " " + source.text : "";
+      var list = tokens(text, ctx.vocab);
+      own = {
+        pairs: runsOf(list, 2, ctx.stop), runs: runsOf(list, 3, ctx.stop), tags: backendTags(source, ctx),
+        plain: text.replace(/<[^>]*>/g, " ").replace(/\u200b/g, "")
+      };
       ctx.cache.set(location, own);
     }
     return own;
+  }
+
+  // The share of the query's runs of three words and of four Han characters that a section holds as written.
+  function runShare(runs, han, own) {
+    var size = runs.size + han.size;
+    if (!size) return 0;
+    var held = 0;
+    runs.forEach(function (run) { if (own.runs.has(run)) held++; });
+    han.forEach(function (run) { if (own.plain.indexOf(run) >= 0) held++; });
+    return held / size;
   }
 
   function share(wanted, own) {
@@ -422,13 +505,15 @@
   function rerank(items, text, ctx) {
     if (!ctx || !items.length) return items;
     var list = tokens(text, ctx.vocab);
-    var pairs = runsOf(list, 2, ctx.stop), runs = runsOf(list, 3, ctx.stop);
+    var pairs = runsOf(list, 2, ctx.stop), runs = runsOf(list, 3, ctx.stop), han = hanRuns(text);
+    var wanted = wantedBackends(text, ctx);
     var w = ctx.vocab.rules.weights;
     var groups = items.map(function (group) {
       return group.map(function (doc) {
         var own = ownRuns(ctx, doc.location);
-        var factor = 1 + w.pairs.value * share(pairs, own.pairs) + w.runs.value * share(runs, own.runs);
-        return Object.assign({}, doc, { score: doc.score * factor });
+        var factor = 1 + w.pairs.value * share(pairs, own.pairs) + w.runs.value * runShare(runs, han, own);
+        var other = own.tags.length && !own.tags.some(function (tag) { return wanted.indexOf(tag) >= 0; });
+        return Object.assign({}, doc, { score: doc.score * factor / (other ? 1 + w.backend.value : 1) });
       }).sort(function (a, b) { return b.score - a.score; });
     });
     return inScoreOrder(groups.sort(function (a, b) { return rankOf(b) - rankOf(a); }));
@@ -499,7 +584,7 @@
     normalise: normalise, dropPaths: dropPaths, splitModels: splitModels, dropFillers: dropFillers,
     cutRun: cutRun, tokenise: tokenise, weight: weight, expandEquivalents: expandEquivalents,
     serialise: serialise, rewrite: rewrite,
-    ranking: ranking, tokens: tokens, runsOf: runsOf, rerank: rerank, rankOf: rankOf,
+    ranking: ranking, backendTags: backendTags, wantedBackends: wantedBackends, hanRuns: hanRuns, tokens: tokens, runsOf: runsOf, rerank: rerank, rankOf: rankOf,
     inScoreOrder: inScoreOrder, holdersFirst: holdersFirst, sectionCount: sectionCount
   };
 });
