@@ -222,6 +222,10 @@ QUERY_SHAPES = [
     # A word the index lacks as written is searched by its stem (Material adds the wildcard); one it holds,
     # whole ("Windows", not "window*").
     ("en", "D3D12: Removing Device on Windows 11", ["Remov ", "Device^1", "Windows^1"], ["Window "]),
+    # No operator reaches lunr that the pipeline did not write: "+" or "-" glued to Chinese text was read as
+    # "must" or "must not" (docs/javascripts/search/pipeline.js, serialise; tests/js/ checks many more).
+    ("zh", "安装C++后报错-1", ["安装\u3007"], ["++", "-1", "〇*-"]),
+    ("en", "pip install --flag", ["flag"], ["--", " -flag"]),
     # Equivalent wordings: a graphics card is a GPU; on a Chinese page 显卡 too.
     ("en", "my integrated graphics card is used", ["GPU^1", "iGPU^1"], ["显卡"]),
     ("zh", "为什么会使用核显推理", ["核显\u3007", "iGPU^1", "集成显卡\u3007"], []),
