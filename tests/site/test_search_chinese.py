@@ -3,7 +3,7 @@
 Each query below is taken from a question Chinese readers asked (the source is beside it): mixed Latin and
 Han characters (``A卡``, ``6700XT显卡``), colloquial words (``换源``, ``训练很慢``), and the Chinese wording
 of the Windows messages the pages quote, pasted whole. The query side is
-docs/overrides/partials/search_query.html (``chineseQuery``); the index side is jieba with the words in
+docs/javascripts/search/pipeline.js (``tokenise`` and ``weight``); the index side is jieba with the words in
 docs/hooks/jieba_words.txt (mkdocs.yml ``jieba_dict_user``).
 """
 
@@ -99,7 +99,7 @@ QUERIES = {
         "zh/pycharm/#2-add-the-environments-interpreter",
         "review 2026-12, top fix 5 (PyCharm in Chinese)",
     ),
-    # model numbers glued to their letters (docs/overrides/partials/search_query.html, splitModels)
+    # model numbers glued to their letters (docs/javascripts/search/pipeline.js, normalise)
     "RX580": ((WHICH_GPU,), "review 2026-12-chinese-2 §6: RX580 / 7900XTX / 9070XT listed 0 sections"),
     "9070XT": ((WHICH_GPU,), "review 2026-12-chinese-2 §6: RX580 / 7900XTX / 9070XT listed 0 sections"),
 }

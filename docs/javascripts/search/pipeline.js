@@ -1,0 +1,590 @@
+/* The site search's query pipeline: how a reader's text is read before Material's search engine (lunr in
+ * its worker) sees it, and how the sections it returns are ranked again. Pure functions, no page: the
+ * browser loads this file through docs/overrides/partials/search_query.html (docs/javascripts/search/bridge.js
+ * hands it Material's messages); Node's test runner loads it in tests/js/ (node --test tests/js/).
+ *
+ * A query goes through named stages, each a function of its input and the edition's vocabulary:
+ *   normalise  a pasted message's paths, URLs and operator characters; model numbers split from letters
+ *   dropFillers  Chinese particles and question fillers
+ *   tokenise   words, per script: Latin words, and Han runs cut into the index's own words
+ *   weight     each word's clause: required, whole (no wildcard), or with Material's wildcard
+ *   expandEquivalents  the other forms of a wording the query holds (rules.equivalents)
+ *   serialise  the terms as the engine's query text: the only stage that writes an operator, each term once
+ * and the engine's answer through:
+ *   rerank     sections by the share of the query's word pairs and runs they hold as written
+ *   inScoreOrder / holdersFirst  sections in one order, a page's run of sections an entry of its own
+ * The data (equivalents, fillers, stop words, weights, each with why it is general) is
+ * docs/javascripts/search/rules.json. The evaluation: tests/site/test_search_eval.py.
+ */
+(function (root, factory) {
+  if (typeof module === "object" && module.exports) module.exports = factory();
+  else root.guideSearch = factory();
+})(typeof self !== "undefined" ? self : this, function () {
+  "use strict";
+
+  var HAN = /\p{sc=Han}/u;
+  var HAN_ONLY = /^\p{sc=Han}+$/u;
+  // A Han character that begins no indexed word (U+3007, which no page uses) ends each Chinese word sent to
+  // Material: its segmenter never tries a run's last word whole, so "换源" alone was searched as "换*".
+  var RUN_END = "\u3007";
+
+  // ------------------------------------------------------------------ vocabulary (once per index)
+
+  // What the edition's index holds: its Han words with their counts (for cutting a run the way jieba cut the
+  // pages), every other word in lower case (for stems), the Han words of titles, and for each Han word the most
+  // frequent longer words that hold it.
+  function vocabulary(index, rules) {
+    var separator = new RegExp(index.config.separator, "g");
+    var zhStop = new Set(rules.zh_stop.words.split(" "));
+    var han = new Map(), latin = new Set(), titled = new Set(), total = 1, longest = 1;
+    index.docs.forEach(function (doc) {
+      doc.title.split(separator).forEach(function (token) { if (HAN.test(token)) titled.add(token); });
+      (doc.title + " " + doc.text).split(separator).forEach(function (token) {
+        if (!token || zhStop.has(token)) return;
+        if (!HAN_ONLY.test(token)) return latin.add(token.toLowerCase());
+        han.set(token, (han.get(token) || 0) + 1);
+        total++;
+        if (token.length > longest) longest = token.length;
+      });
+    });
+    var vocab = {
+      han: han, latin: latin, sortedLatin: Array.from(latin).sort(), titled: titled, total: total, longest: longest,
+      zhStop: zhStop, separator: separator, rules: rules
+    };
+    vocab.holders = holdersOf(vocab, rules.weights.related.value);
+    return vocab;
+  }
+
+  function holdersOf(vocab, most) {
+    var holders = new Map();
+    vocab.han.forEach(function (count, word) {
+      if (vocab.titled.has(word)) return;
+      for (var n = 2; n < word.length; n++) {
+        for (var i = 0; i + n <= word.length; i++) {
+          var part = word.slice(i, i + n);
+          if (!vocab.han.has(part)) continue;
+          var list = holders.get(part) || [];
+          if (list.indexOf(word) < 0) list.push(word);
+          holders.set(part, list);
+        }
+      }
+    });
+    holders.forEach(function (list) {
+      list.sort(function (a, b) { return vocab.han.get(b) - vocab.han.get(a); });
+      list.length = Math.min(list.length, most);
+    });
+    return holders;
+  }
+
+  // ------------------------------------------------------------------ normalise
+
+  // A Windows path names the reader's own files: only its last part is kept, when it is a DLL or program. A
+  // path with non-ASCII characters stays whole (such a path is a cause of its own). A URL is kept as its
+  // host's words: its path names the reader's own package file.
+  function dropPaths(text) {
+    var words = text.split(/[\s'"\u2018\u2019]+/).filter(Boolean);
+    if (words.length < 3) return text;
+    text = text.replace(/\bhttps?:\/\/([A-Za-z0-9.-]+)[^\s'"]*/g, function (all, host) {
+      return host.split(".").join(" ");
+    });
+    if (text.indexOf("\\") < 0) return text;
+    return text.split(/[\s'"\u2018\u2019]+/).filter(Boolean).map(function (word) {
+      if (word.indexOf("\\") < 0 || /[^\x00-\x7f]/.test(word)) return word;
+      var last = word.split(/\\+/).pop();
+      return /\.(?:dll|pyd|exe)$/i.test(last) ? last : "";
+    }).filter(Boolean).join(" ");
+  }
+
+  // A model number glued to its letters is split as the pages write it ("RX580" -> "RX 580", "6700XT" ->
+  // "6700 XT"), unless the index holds it glued ("A770", "780M"), and only where it stands as a word of its
+  // own: inside a file name (cp310 in a wheel's name, joined by - _ or .) it is left alone.
+  var MODEL = /(?<![A-Za-z0-9_.\-])(?:([A-Za-z]{1,3})(\d{3,4})([A-Za-z]{0,3})|(\d{3,4})([A-Za-z]{1,3}))(?![A-Za-z0-9_\-]|\.[A-Za-z0-9])/g;
+  function splitModels(text, vocab) {
+    return text.replace(MODEL, function (all, a, b, c, d, e) {
+      if (vocab && vocab.latin.has(all.toLowerCase())) return all;
+      if (d) return d + " " + e;
+      return a + " " + b + (c ? " " + c : "");
+    });
+  }
+
+  function normalise(text, vocab) {
+    return splitModels(dropPaths(text), vocab).replace(/\s+/g, " ").trim();
+  }
+
+  // ------------------------------------------------------------------ dropFillers
+
+  function dropFillers(text, rules) {
+    var words = rules.fillers.words.concat(rules.question_words.words).sort(function (a, b) { return b.length - a.length; });
+    var pattern = new RegExp(words.join("|"), "gu");
+    return text.replace(pattern, " ");
+  }
+
+  // ------------------------------------------------------------------ tokenise
+
+  // The longest path of index words through a run of Han characters, each word's probability its share of
+  // all the edition's words (how jieba cut the pages); a character that begins no word is stepped over.
+  function cutRun(run, vocab) {
+    if (!vocab) return [run];
+    var n = run.length, best = new Array(n + 1), next = new Array(n + 1), skip = Math.log(0.01 / vocab.total);
+    best[n] = 0;
+    for (var i = n - 1; i >= 0; i--) {
+      best[i] = skip + best[i + 1];
+      next[i] = -(i + 1);
+      for (var j = i + 1; j <= Math.min(n, i + vocab.longest); j++) {
+        var count = vocab.han.get(run.slice(i, j));
+        if (!count) continue;
+        var score = Math.log(count / vocab.total) + best[j];
+        if (score > best[i]) { best[i] = score; next[i] = j; }
+      }
+    }
+    var cut = [];
+    for (var k = 0; k < n;) {
+      if (next[k] < 0) { k = -next[k]; continue; }
+      cut.push(run.slice(k, next[k]));
+      k = next[k];
+    }
+    return cut;
+  }
+
+  // A Chinese piece: Han characters and the Latin words glued to them ("AMD显卡", "6700XT显卡").
+  var PIECE = /[A-Za-z0-9]*\p{sc=Han}+(?:[A-Za-z0-9]+\p{sc=Han}+)*[A-Za-z0-9]*/gu;
+
+  // The query's words, per script, and how the query was written. Each token: { text, script: "latin" |
+  // "han", glued: in a Chinese piece }. A query of three words or more is pasted (a message); a query of at
+  // most four words with at most two Chinese pieces is typed (its words are required).
+  function tokenise(text, vocab) {
+    var words = text.replace(/[:"~^*]/g, " ").split(/\s+/).filter(Boolean);
+    var pasted = words.length >= 3;
+    if (pasted) words = words.join(" ").replace(/['\u2018\u2019]/g, " ").split(/\s+/).filter(Boolean);
+    // A pasted message's words of one or two letters match hundreds of words with Material's wildcard; one
+    // before a number is a model's prefix ("RX 580") and stays.
+    if (words.length >= 4) {
+      var long = words.filter(function (word, i) {
+        return !/^[A-Za-z]{1,2}$/.test(word) || /^\d/.test(words[i + 1] || "");
+      });
+      if (long.length) words = long;
+    }
+    // A single Latin letter or digit glued to Han ("A卡", "占用率为0") is left out: the index holds it apart,
+    // and Material's wildcard on it would match every word on a. A single Han character between two Latin
+    // words ("torch和torchvision") is a connective, left out too.
+    var joined = words.join(" ")
+      .replace(/([A-Za-z0-9])\p{sc=Han}(?=[A-Za-z0-9])/gu, "$1 ")
+      .replace(/(^|[^A-Za-z0-9])[A-Za-z0-9](?=\p{sc=Han})/gu, "$1")
+      .replace(/(\p{sc=Han})[A-Za-z0-9](?![A-Za-z0-9])/gu, "$1");
+    var pieces = (joined.match(PIECE) || []).length;
+    var tokens = [];
+    joined.split(/\s+/).filter(Boolean).forEach(function (word) {
+      if (!HAN.test(word)) return tokens.push({ text: word, script: "latin", glued: false });
+      // A word holding Han characters: its pieces between punctuation, each cut where the script changes; a
+      // Latin word touching Han characters is glued to them.
+      word.split(/[^\p{L}\p{N}]+/u).filter(Boolean).forEach(function (segment) {
+        if (!HAN.test(segment)) return tokens.push({ text: segment, script: "latin", glued: false });
+        segment.replace(/([A-Za-z0-9])(?=\p{sc=Han})|(\p{sc=Han})(?=[A-Za-z0-9])/gu, "$1$2 ")
+          .split(/\s+/).filter(Boolean).forEach(function (part) {
+            if (!HAN_ONLY.test(part)) return tokens.push({ text: part, script: "latin", glued: true });
+            cutRun(part, vocab).forEach(function (cut) { tokens.push({ text: cut, script: "han", glued: true }); });
+          });
+      });
+    });
+    return { tokens: tokens, pasted: pasted, typed: pieces > 0 && pieces <= 2 && words.length <= 4 };
+  }
+
+  // ------------------------------------------------------------------ weight
+
+  // A word with an English ending that the index lacks as written is searched by its stem (four letters at
+  // least), with Material's wildcard: the index holds words as written (no stemmer, two languages).
+  var ENDING = /^(.{4,}?)(?:ies|ing|es|s)$/;
+
+  // A word the index holds whose longer forms there are all its inflections (zero: zeros) keeps the wildcard.
+  function inflectedOnly(word, vocab) {
+    var sorted = vocab && vocab.sortedLatin;
+    if (!sorted || word.length < 4) return false;
+    var lo = 0, hi = sorted.length;
+    while (lo < hi) { var mid = (lo + hi) >> 1; if (sorted[mid] < word) lo = mid + 1; else hi = mid; }
+    var longer = 0;
+    for (var i = lo; i < sorted.length && sorted[i].slice(0, word.length) === word; i++) {
+      var rest = sorted[i].slice(word.length);
+      if (!rest) continue;
+      if (!/^(?:s|es|d|ed|ing)$/.test(rest)) return false;
+      longer++;
+    }
+    return longer > 0;
+  }
+
+  // A pasted word's clause: whole (Material's wildcard made "torch*" match torchvision, torch_directml ...),
+  // by its stem when the index lacks it, with the wildcard when the index holds it only inflected.
+  function latinTerm(word, vocab) {
+    var lower = word.toLowerCase();
+    var known = vocab && vocab.latin.has(lower);
+    var m = !known && /^[a-z]+$/i.test(word) && word.length > 5 && !/ss$/i.test(word) && ENDING.exec(word);
+    if (m) return { text: m[1], kind: "wildcard" };
+    return { text: word, kind: known && inflectedOnly(lower, vocab) ? "wildcard" : "whole" };
+  }
+
+  // A camel-case word is searched whole and by its parts (TimeoutError: timeout, error), which prose spells as
+  // words; its parts are optional.
+  function exactTerms(word, vocab) {
+    word = word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
+    if (!word) return [];
+    var parts = word.split(/(?=[A-Z][a-z])/).filter(function (part) { return part.length > 2; });
+    return [word].concat(parts.length > 1 ? parts : []).map(function (w) { return latinTerm(w, vocab); });
+  }
+
+  // Each token becomes terms { text, kind, han }: kind "required" (typed), "whole" (no wildcard), "wildcard"
+  // (Material's), "run" (a Han word, optional). A short query typed by hand is left to Material as it is.
+  function weight(reading, vocab) {
+    var terms = [], related = [];
+    reading.tokens.forEach(function (token) {
+      if (token.script === "han") {
+        var required = reading.typed && token.text.length > 1;
+        terms.push({ text: token.text, kind: required ? "required" : "run", han: true });
+        relatedWords(token.text, vocab).forEach(function (w) { related.push({ text: w, kind: "run", han: true }); });
+      } else if (reading.typed && token.glued) {
+        // Run again with its words optional (relaxed), it is read as a pasted word.
+        var optional = /^[A-Za-z]{3,}$/.test(token.text) ? exactTerms(token.text, vocab)[0] : { kind: "wildcard" };
+        terms.push({ text: token.text, kind: "required", han: false, relaxed: optional });
+      } else if (token.glued ? !/^[A-Za-z]{3,}$/.test(token.text) : !reading.pasted) {
+        terms.push({ text: token.text, kind: "wildcard", han: false });
+      } else {
+        exactTerms(token.text, vocab).forEach(function (t) { terms.push({ text: t.text, kind: t.kind, han: false }); });
+      }
+    });
+    return terms.concat(related);
+  }
+
+  // The index's words of two or three characters inside a Chinese word, and the most frequent words that hold it.
+  function relatedWords(word, vocab) {
+    if (!vocab || word.length < 2) return [];
+    var out = [];
+    for (var n = 2; n <= 3 && n < word.length; n++) {
+      for (var i = 0; i + n <= word.length; i++) {
+        var part = word.slice(i, i + n);
+        if (vocab.han.has(part) && out.indexOf(part) < 0) out.push(part);
+      }
+    }
+    (vocab.holders.get(word) || []).forEach(function (w) { if (out.indexOf(w) < 0) out.push(w); });
+    return out;
+  }
+
+  // ------------------------------------------------------------------ expandEquivalents
+
+  function formPattern(form) {
+    var escaped = form.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/ /g, "[\\s_-]*");
+    return HAN.test(form) ? new RegExp(escaped) : new RegExp("(?:^|[^A-Za-z0-9])" + escaped + "(?![A-Za-z0-9])", "i");
+  }
+
+  // A query holding one form of an equivalence is searched for the other forms too, each word optional. On an
+  // English page only the forms in Latin letters (the English pages hold no Chinese words).
+  function expandEquivalents(text, rules, vocab, chinese) {
+    var quiet = new Set(rules.quiet.words);
+    var terms = [];
+    rules.equivalents.forEach(function (entry) {
+      var forms = entry.forms.map(function (form) { return { form: form, pattern: formPattern(form) }; });
+      if (!forms.some(function (f) { return f.pattern.test(text); })) return;
+      forms.forEach(function (f) {
+        if (f.pattern.test(text) || (!chinese && HAN.test(f.form))) return;
+        f.form.split(/[\s-]+/).forEach(function (word) {
+          if (HAN.test(word)) {
+            cutRun(word, vocab).forEach(function (w) { terms.push({ text: w, kind: "run", han: true }); });
+          } else if (!quiet.has(word.toLowerCase()) && word.length > 1) {
+            terms.push({ text: word, kind: "whole", han: false });
+          }
+        });
+      });
+    });
+    return terms;
+  }
+
+  // ------------------------------------------------------------------ serialise
+
+  // The characters lunr reads as operators: + and - (must, must not) at a term's start, : (field), ^ (boost),
+  // ~ (edit distance), * (wildcard), \ (escape), and Material's ". In a term's text they are spaces.
+  var OPERATOR = /[+\-:^~*\\"]/;
+  var OPERATORS = /[+:^~*\\"]+|-+(?![A-Za-z0-9])|(?:^|(?<=[^A-Za-z0-9]))-+/g;
+
+  function clean(text) {
+    return text.replace(OPERATORS, " ").split(/\s+/).map(function (part) {
+      return part.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
+    }).filter(Boolean);
+  }
+
+  function key(term) { return term.text.toLowerCase(); }
+
+  // The terms as query text; each term once (lunr adds a clause's weight each time it comes), the first
+  // occurrence kept. The operators here are the only ones the engine sees.
+  function serialise(terms, relaxed) {
+    var seen = new Set(), out = [];
+    terms.forEach(function (term) {
+      clean(term.text).forEach(function (text) {
+        var t = { text: text, kind: term.kind, han: term.han };
+        if (relaxed && term.relaxed) t = { text: term.relaxed.text || text, kind: term.relaxed.kind, han: false };
+        if (seen.has(key(t))) return;
+        seen.add(key(t));
+        var kind = relaxed && t.kind === "required" ? "run" : t.kind;
+        if (t.han) out.push(kind === "required" ? "+" + text + RUN_END + "*" : text + RUN_END);
+        else if (kind === "required") out.push("+" + text);
+        else if (kind === "whole") out.push(text + "^1");
+        else out.push(text);
+      });
+    });
+    return out.join(" ");
+  }
+
+  // ------------------------------------------------------------------ the query, all stages
+
+  // { query, relaxed, required }: the query for the engine, the same with every word optional (null where no
+  // word was required), and the required words in lower case.
+  function rewrite(text, vocab, chinese) {
+    var rules = vocab.rules;
+    var normal = normalise(text, vocab);
+    var reading = tokenise(dropFillers(normal, rules), vocab);
+    var terms = weight(reading, vocab).concat(expandEquivalents(normal, rules, vocab, chinese));
+    var required = terms.filter(function (t) { return t.kind === "required"; }).map(key);
+    var query = serialise(terms, false);
+    var relaxed = serialise(terms, true);
+    return { query: query, relaxed: relaxed !== query ? relaxed : null, required: required };
+  }
+
+  // ------------------------------------------------------------------ the edition's index
+
+  // Both editions share one index; each edition searches its own pages, with its own title weight.
+  function thisEdition(index, chinese, rules) {
+    var docs = index.docs.filter(function (doc) { return (doc.location.slice(0, 3) === "zh/") === chinese; });
+    var boost = rules.weights.title[chinese ? "zh" : "en"];
+    var fields = Object.assign({}, index.config.fields, { title: { boost: boost } });
+    var edition = Object.assign({}, index, { docs: docs, config: Object.assign({}, index.config, { fields: fields }) });
+    return sharedTitleWords(edition, boost, rules.weights.shared_title.value);
+  }
+
+  // A title's words that many of the edition's sections hold (more than `most`, a share of them) count as text,
+  // not as title: "memory", "download", "use" in a title made a neighbour win on a message's commonest words.
+  // The title keeps weight 1 (and is what a reader sees); its other words go to a field of their own, "heading",
+  // which carries the rest of the title's weight.
+  function sharedTitleWords(index, boost, most) {
+    if (!most || boost <= 1) return index;
+    var separator = new RegExp(index.config.separator, "g");
+    var held = new Map();
+    index.docs.forEach(function (doc) {
+      new Set((doc.title + " " + doc.text).replace(/<[^>]*>/g, " ").toLowerCase().split(separator)).forEach(function (w) {
+        if (w) held.set(w, (held.get(w) || 0) + 1);
+      });
+    });
+    var limit = most * index.docs.length;
+    var docs = index.docs.map(function (doc) {
+      var own = doc.title.replace(/<[^>]*>/g, " ").split(separator).filter(function (w) {
+        return w && (held.get(w.toLowerCase()) || 0) <= limit;
+      });
+      return Object.assign({}, doc, { heading: own.join(" ") });
+    });
+    var fields = Object.assign({}, index.config.fields, { title: { boost: 1 }, heading: { boost: boost - 1 } });
+    return Object.assign({}, index, { docs: docs, config: Object.assign({}, index.config, { fields: fields }) });
+  }
+
+  // ------------------------------------------------------------------ rank
+
+  function isSection(doc) { return doc.location.indexOf("#") >= 0; }
+  function pageOf(doc) { return doc.location.split("#")[0]; }
+
+  function sectionCount(items) {
+    return items.reduce(function (n, group) { return n + group.filter(isSection).length; }, 0);
+  }
+
+  // The words of a text as the ranking reads them: HTML dropped, lower case, Han runs cut into index words.
+  function tokens(text, vocab) {
+    var out = [];
+    text.replace(/<[^>]*>/g, " ").toLowerCase().split(vocab.separator).forEach(function (token) {
+      if (!token) return;
+      if (HAN_ONLY.test(token)) return cutRun(token, vocab).forEach(function (w) { out.push(w); });
+      out.push(token.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ""));
+    });
+    return out.filter(function (t) { return t && !vocab.zhStop.has(t); });
+  }
+
+  // The runs of n neighbouring words of a list, leaving out those made of stop words only.
+  function runsOf(list, n, stop) {
+    var set = new Set();
+    for (var i = 0; i + n <= list.length; i++) {
+      var run = list.slice(i, i + n);
+      if (run.every(function (w) { return stop.has(w); })) continue;
+      set.add(run.join(" "));
+    }
+    return set;
+  }
+
+  // A section's evidence of holding the message as written: the shares of the query's word pairs, and of its
+  // longer runs, that its own text holds as neighbours.
+  function ranking(index, vocab) {
+    return {
+      vocab: vocab, docs: new Map(index.docs.map(function (doc) { return [doc.location, doc]; })), cache: new Map(),
+      stop: new Set(vocab.rules.en_stop.words),
+      backends: vocab.rules.backends.names.map(function (b) { return { name: b.name, pattern: new RegExp(b.pattern, "gi") }; })
+    };
+  }
+
+  // The back-ends a text names, each with how often.
+  function backendsNamed(text, ctx) {
+    var named = {};
+    ctx.backends.forEach(function (b) {
+      var n = (text.match(b.pattern) || []).length;
+      if (n) named[b.name] = n;
+    });
+    return named;
+  }
+
+  // A section's back-ends: those its anchor names (the same in both editions: "rocm-integrated-gpu-first",
+  // whose title names cuda:0); else the one its text names most, at least three times and more often than all
+  // the others together. A section of no back-end (a Windows message) has none.
+  function backendTags(source, ctx) {
+    if (!source) return [];
+    var anchor = Object.keys(backendsNamed(source.location.split("#")[1] || "", ctx));
+    if (anchor.length) return anchor;
+    var text = backendsNamed(source.text.replace(/<[^>]*>/g, " "), ctx);
+    var names = Object.keys(text).sort(function (a, b) { return text[b] - text[a]; });
+    var total = names.reduce(function (n, name) { return n + text[name]; }, 0);
+    return names.length && text[names[0]] >= 3 && text[names[0]] > total - text[names[0]] ? [names[0]] : [];
+  }
+
+  // The back-ends a query names, or the guide's own (DirectML) where it names none.
+  function wantedBackends(text, ctx) {
+    var named = Object.keys(backendsNamed(text, ctx));
+    return named.length ? named : [ctx.vocab.rules.backends.default];
+  }
+
+  // A query's runs of four Han characters.
+  function hanRuns(text) {
+    var out = new Set();
+    (text.match(/\p{sc=Han}{4,}/gu) || []).forEach(function (run) {
+      for (var i = 0; i + 4 <= run.length; i++) out.add(run.slice(i, i + 4));
+    });
+    return out;
+  }
+
+  function ownRuns(ctx, location) {
+    var own = ctx.cache.get(location);
+    if (!own) {
+      var source = ctx.docs.get(location);
+      var text = source ? source.title + " " + source.text : "";
+      var list = tokens(text, ctx.vocab);
+      own = {
+        pairs: runsOf(list, 2, ctx.stop), runs: runsOf(list, 3, ctx.stop), tags: backendTags(source, ctx),
+        plain: text.replace(/<[^>]*>/g, " ").replace(/\u200b/g, "")
+      };
+      ctx.cache.set(location, own);
+    }
+    return own;
+  }
+
+  // The share of the query's runs of three words and of four Han characters that a section holds as written.
+  function runShare(runs, han, own) {
+    var size = runs.size + han.size;
+    if (!size) return 0;
+    var held = 0;
+    runs.forEach(function (run) { if (own.runs.has(run)) held++; });
+    han.forEach(function (run) { if (own.plain.indexOf(run) >= 0) held++; });
+    return held / size;
+  }
+
+  function share(wanted, own) {
+    if (!wanted.size) return 0;
+    var held = 0;
+    wanted.forEach(function (run) { if (own.has(run)) held++; });
+    return held / wanted.size;
+  }
+
+  // A page ranked by its best section, its own entry counted without the bonus Material gives it (its score
+  // times 1 + (1 + c)^2, a section's times 1 + c^2, c the share of the query's words it holds).
+  function rankOf(group) {
+    return Math.max.apply(null, group.map(function (doc) {
+      if (isSection(doc) || !doc.terms) return doc.score;
+      var keys = Object.keys(doc.terms);
+      var c = keys.length ? keys.filter(function (k) { return doc.terms[k]; }).length / keys.length : 0;
+      return doc.score * (1 + c * c) / (1 + (1 + c) * (1 + c));
+    }));
+  }
+
+  function rerank(items, text, ctx) {
+    if (!ctx || !items.length) return items;
+    var list = tokens(text, ctx.vocab);
+    var pairs = runsOf(list, 2, ctx.stop), runs = runsOf(list, 3, ctx.stop), han = hanRuns(text);
+    var wanted = wantedBackends(text, ctx);
+    var w = ctx.vocab.rules.weights;
+    var groups = items.map(function (group) {
+      return group.map(function (doc) {
+        var own = ownRuns(ctx, doc.location);
+        var factor = 1 + w.pairs.value * share(pairs, own.pairs) + w.runs.value * runShare(runs, han, own);
+        var other = own.tags.length && !own.tags.some(function (tag) { return wanted.indexOf(tag) >= 0; });
+        return Object.assign({}, doc, { score: doc.score * factor / (other ? 1 + w.backend.value : 1) });
+      }).sort(function (a, b) { return b.score - a.score; });
+    });
+    return inScoreOrder(groups.sort(function (a, b) { return rankOf(b) - rankOf(a); }));
+  }
+
+  function pageEntries(groups) {
+    var entries = new Map();
+    groups.forEach(function (group) {
+      group.forEach(function (doc) { if (!isSection(doc)) entries.set(pageOf(doc), doc); });
+    });
+    return entries;
+  }
+
+  // Each run of one page's sections in a list becomes an entry, headed by a copy of the page's own entry.
+  function entriesOf(list, entries) {
+    var out = [], run = null;
+    list.forEach(function (doc) {
+      if (!run || pageOf(run[run.length - 1]) !== pageOf(doc)) out.push(run = []);
+      run.push(doc);
+    });
+    return out.map(function (run) {
+      var head = isSection(run[0]) && entries.get(pageOf(run[0]));
+      return head ? [Object.assign({}, head, { score: run[0].score })].concat(run) : run;
+    });
+  }
+
+  // Sections in the order of their scores, whatever their page; a page whose own entry is its only match
+  // keeps its place.
+  function inScoreOrder(groups) {
+    var list = [];
+    groups.forEach(function (group) {
+      var alone = group.every(function (doc) { return !isSection(doc); });
+      group.forEach(function (doc) {
+        if (isSection(doc)) list.push(doc);
+        else if (alone) list.push(Object.assign({}, doc, { score: rankOf([doc]) }));
+      });
+    });
+    list.sort(function (a, b) { return b.score - a.score; });
+    return entriesOf(list, pageEntries(groups));
+  }
+
+  function holdsAll(doc, words, ctx) {
+    var source = ctx.docs.get(doc.location);
+    var text = source ? (source.title + " " + source.text).replace(/<[^>]*>/g, " ").replace(/\u200b/g, "").toLowerCase() : "";
+    return words.every(function (word) { return text.indexOf(word) >= 0; });
+  }
+
+  // A typed query run again with its words optional: the sections holding every required word as text (inside
+  // a longer word too: 应用程序 holds 程序) first, in the order of their scores, then the rest.
+  function holdersFirst(first, more, words, ctx) {
+    var list = [], seen = new Set();
+    more.concat(first).forEach(function (group) {
+      group.forEach(function (doc) {
+        if (!isSection(doc) || seen.has(doc.location)) return;
+        seen.add(doc.location);
+        list.push(doc);
+      });
+    });
+    var all = list.filter(function (doc) { return holdsAll(doc, words, ctx); });
+    all.sort(function (a, b) { return b.score - a.score; });
+    var rest = list.filter(function (doc) { return !holdsAll(doc, words, ctx); });
+    return entriesOf(all.concat(rest), pageEntries(more.concat(first)));
+  }
+
+  return {
+    RUN_END: RUN_END, OPERATOR: OPERATOR,
+    vocabulary: vocabulary, thisEdition: thisEdition,
+    normalise: normalise, dropPaths: dropPaths, splitModels: splitModels, dropFillers: dropFillers,
+    cutRun: cutRun, tokenise: tokenise, weight: weight, expandEquivalents: expandEquivalents,
+    serialise: serialise, rewrite: rewrite,
+    ranking: ranking, backendTags: backendTags, wantedBackends: wantedBackends, hanRuns: hanRuns, tokens: tokens, runsOf: runsOf, rerank: rerank, rankOf: rankOf,
+    inScoreOrder: inScoreOrder, holdersFirst: holdersFirst, sectionCount: sectionCount
+  };
+});

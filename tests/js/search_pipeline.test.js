@@ -1,0 +1,309 @@
+// The site search's query pipeline (docs/javascripts/search/pipeline.js), stage by stage, with Node's own test
+// runner: node --test tests/js/
+// The index here is a small stand-in with the site's separator (mkdocs.yml); the rules are the site's own
+// (docs/javascripts/search/rules.json).
+"use strict";
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const path = require("node:path");
+const fs = require("node:fs");
+
+const root = path.join(__dirname, "..", "..");
+const search = require(path.join(root, "docs/javascripts/search/pipeline.js"));
+const rules = JSON.parse(fs.readFileSync(path.join(root, "docs/javascripts/search/rules.json"), "utf8"));
+
+const SEPARATOR =
+  "[\\s\\u200b\\-_,:!=\\[\\]()\"`/<>\\uff0c\\u3002\\u3001\\uff1b\\uff1a\\uff1f\\uff01\\uff08\\uff09\\u300a\\u300b\\u201c\\u201d\\u2018\\u2019]+|\\.(?!\\d)|&[lg]t;";
+const Z = "\u200b"; // Material joins jieba's words with U+200B in the index
+const INDEX = {
+  config: { separator: SEPARATOR, fields: { title: { boost: 3 } } },
+  docs: [
+    { location: "troubleshooting/", title: "Troubleshooting", text: "Messages and what they mean." },
+    { location: "troubleshooting/#oom", title: "Not enough GPU memory", text: "There is not enough GPU video memory available. Returns zero, or zeros." },
+    { location: "troubleshooting/#install", title: "Installing", text: "pip install torch-directml; the install fails with No matching distribution." },
+    { location: "setup/", title: "Set-up", text: "Create the environment." },
+    { location: "setup/#mirror", title: "A mirror", text: "Use a mirror when downloads time out." },
+    { location: "zh/troubleshooting/", title: "故障排除", text: `错误${Z}信息` },
+    { location: "zh/troubleshooting/#oom", title: `显存${Z}不足`, text: `显卡${Z}的${Z}显存${Z}不足 ${Z}应用程序${Z}被${Z}阻止 ${Z}应用程序${Z}安装${Z}程序` },
+    { location: "zh/setup/#slow", title: "下载太慢", text: `下载太慢${Z}下载` },
+    { location: "zh/setup/#mirror", title: "换源", text: `清华源${Z}镜像${Z}安装${Z}太慢 ${Z}网络${Z}访问` },
+  ],
+};
+const en = search.vocabulary(search.thisEdition(INDEX, false, rules), rules);
+const zh = search.vocabulary(search.thisEdition(INDEX, true, rules), rules);
+
+function sent(text, vocab = en, chinese = vocab === zh) {
+  return search.rewrite(text, vocab, chinese).query;
+}
+
+// What lunr reads as an operator in a term the pipeline wrote: a "+" anywhere but the start of a required
+// term, a "-" at a term's start or after a character that is not a letter or digit (lunr's lexer reads it as
+// "must not" there), ":" "^" "~" "*" "\" '"' anywhere but the pipeline's own "^1" ending and "〇*" ending.
+function strayOperators(query) {
+  return query.split(" ").filter(Boolean).filter((clause) => {
+    const bare = clause.replace(/^\+/, "").replace(/\^1$/, "").replace(/\u3007\*?$/, "");
+    return !bare || /[+:^~*\\"]/.test(bare) || /(?:^|[^\p{L}\p{N}])-/u.test(bare);
+  });
+}
+
+// ---------------------------------------------------------------- normalise
+
+test("normalise: a Windows path keeps only its DLL, a URL only its host's words", () => {
+  assert.equal(
+    search.normalise('Error loading "C:\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll" or one of its dependencies'),
+    "Error loading c10.dll or one of its dependencies",
+  );
+  assert.equal(
+    search.normalise("HTTP error 403 while getting https://pypi.tuna.tsinghua.edu.cn/packages/ab/numpy-2.3.5.whl"),
+    "HTTP error 403 while getting pypi tuna tsinghua edu cn",
+  );
+});
+
+test("normalise: a model number is split from its letters, a wheel's name is not cut", () => {
+  assert.equal(search.normalise("RX580"), "RX 580");
+  assert.equal(search.normalise("rx6700xt is not detected"), "rx 6700 xt is not detected");
+  assert.equal(search.normalise("6700XT显卡"), "6700 XT显卡");
+  const wheel = "ERROR: torch_directml-0.2.0.dev230426-cp310-cp310-win_amd64.whl is not a supported wheel";
+  assert.equal(search.normalise(wheel), wheel);
+  assert.match(sent(wheel), /cp310-cp310-win_amd64\.whl\^1/);
+});
+
+// ---------------------------------------------------------------- dropFillers
+
+test("dropFillers: question fillers and particles go, the question's words stay", () => {
+  assert.equal(search.dropFillers("用户路径是中文名咋办啊", rules).replace(/\s+/g, ""), "用户路径是中文名");
+  assert.equal(search.dropFillers("核显能跑pytorch吗", rules).trim(), "核显能跑pytorch");
+});
+
+// ---------------------------------------------------------------- tokenise
+
+test("tokenise: a Han run is cut into the index's words, a character that begins none stepped over", () => {
+  assert.deepEqual(search.cutRun("显卡显存不足", zh), ["显卡", "显存", "不足"]);
+  assert.deepEqual(search.cutRun("我的显卡", zh), ["显卡"]);
+  assert.deepEqual(search.cutRun("应用程序", zh), ["应用程序"]);
+});
+
+test("tokenise: Latin and Han apart, a single letter glued to Han left out, typed or pasted", () => {
+  const mixed = search.tokenise("AMD显卡", zh);
+  assert.deepEqual(mixed.tokens.map((t) => [t.text, t.script, t.glued]), [["AMD", "latin", true], ["显卡", "han", true]]);
+  assert.equal(mixed.typed, true);
+  assert.deepEqual(search.tokenise("A卡", zh).tokens.map((t) => t.text), []);
+  const message = search.tokenise("No matching distribution found for torch-directml", en);
+  assert.equal(message.pasted, true);
+  assert.equal(message.typed, false);
+  assert.deepEqual(search.tokenise("no gpu", en).tokens.map((t) => t.text), ["no", "gpu"]);
+});
+
+test("tokenise: a pasted message's words of one or two letters are left out", () => {
+  const words = search.tokenise("is it a GPU or not at all", en).tokens.map((t) => t.text);
+  assert.deepEqual(words, ["GPU", "not", "all"]);
+});
+
+// ---------------------------------------------------------------- weight
+
+test("weight: a pasted word whole, by its stem where the index lacks it, with the wildcard where only inflected", () => {
+  const terms = search.weight(search.tokenise("removing torch-directml returns zero", en), en);
+  const byText = Object.fromEntries(terms.map((t) => [t.text, t.kind]));
+  assert.equal(byText.remov, "wildcard"); // removing: not in the index
+  assert.equal(byText["torch-directml"], "whole");
+  assert.equal(byText.zero, "wildcard"); // the index holds zeros only
+  assert.equal(byText.returns, "whole");
+});
+
+test("weight: a typed Chinese query requires its words of two characters or more, a camel-case word adds its parts", () => {
+  const typed = search.weight(search.tokenise("显卡不足", zh), zh);
+  assert.deepEqual(typed.filter((t) => t.kind === "required").map((t) => t.text), ["显卡", "不足"]);
+  const parts = search.weight(search.tokenise("RuntimeError: Could not allocate", en), en).map((t) => t.text);
+  assert.deepEqual(parts.slice(0, 3), ["RuntimeError", "Runtime", "Error"]);
+});
+
+test("weight: a Chinese word brings the index's words that hold it, never a title's", () => {
+  const holders = search.weight(search.tokenise("程序", zh), zh).map((t) => t.text);
+  assert.deepEqual(holders, ["程序", "应用程序"]);
+  const titled = search.weight(search.tokenise("下载", zh), zh).map((t) => t.text);
+  assert.deepEqual(titled, ["下载"]); // 下载太慢 holds it, but is a title's word
+});
+
+// ---------------------------------------------------------------- expandEquivalents
+
+test("expandEquivalents: the other forms of a wording, in Latin letters only on an English page", () => {
+  const english = search.expandEquivalents("my graphics card is slow", rules, en, false).map((t) => t.text);
+  assert.ok(english.includes("GPU"), english);
+  assert.ok(!english.some((w) => /\p{sc=Han}/u.test(w)), english);
+  assert.ok(!english.includes("graphics"), "a form the query holds is not added again");
+  const chinese = search.expandEquivalents("显卡 很慢", rules, zh, true).map((t) => t.text);
+  assert.ok(chinese.includes("GPU") && !chinese.includes("显卡"), chinese);
+});
+
+// ---------------------------------------------------------------- serialise
+
+test("serialise: the only operators are the pipeline's own", () => {
+  const texts = [
+    "X-Y", "--flag", "安装C++后", "错误-1", "C++", "a:b", "x^2", "~/path", "foo*", 'say "hi"',
+    "pip install -r requirements.txt --no-deps", "torch-directml -- help", "安装C++后报错-1 怎么办",
+    "import torch正常，torch.cuda.is_available()返回False怎么办", "+显卡 -显存", "错误：-2147024809",
+    "X -Y -- +Z ^W ~V :U *T \\S",
+  ];
+  for (const text of texts) {
+    for (const vocab of [en, zh]) {
+      const query = sent(text, vocab);
+      assert.deepEqual(strayOperators(query), [], `${JSON.stringify(text)} was sent as ${JSON.stringify(query)}`);
+    }
+  }
+  assert.deepEqual(strayOperators("+显卡\u3007* a^1 b +c"), []);
+  assert.deepEqual(strayOperators("-flag"), ["-flag"]);
+});
+
+test("serialise: no term is sent twice", () => {
+  const texts = [
+    "RuntimeError: Could not allocate tensor with 295289856 bytes. There is not enough GPU video memory available!",
+    "TimeoutError: The read operation timed out",
+    "import torch_native ModuleNotFoundError: No module named 'torch_native'",
+    "显卡 显卡 显存不足 GPU 显卡",
+    "Torch is my integrated graphics card by default, how to set it as my independent graphics card",
+  ];
+  for (const text of texts) {
+    for (const vocab of [en, zh]) {
+      const keys = sent(text, vocab).split(" ").map((c) => c.replace(/^\+|\^1$|\u3007\*?$/g, "").toLowerCase());
+      const twice = keys.filter((k, i) => keys.indexOf(k) !== i);
+      assert.deepEqual(twice, [], `${JSON.stringify(text)}: ${sent(text, vocab)}`);
+    }
+  }
+});
+
+test("serialise: a typed query's relaxed twin has the same words, none required", () => {
+  const { query, relaxed, required } = search.rewrite("AMD显卡不足", zh, true);
+  assert.match(query, /\+AMD/);
+  assert.match(query, /\+显卡\u3007\*/);
+  assert.ok(!relaxed.includes("+"), relaxed);
+  assert.deepEqual(required, ["amd", "显卡", "不足"]);
+  assert.equal(search.rewrite("not enough GPU video memory available", en, false).relaxed, null);
+});
+
+// ---------------------------------------------------------------- rank
+
+function doc(location, score) {
+  return { location, score, terms: {} };
+}
+
+test("rank: runsOf gives the neighbouring words, leaving out runs of stop words only", () => {
+  const stop = new Set(["is", "not"]);
+  assert.deepEqual([...search.runsOf(["is", "not", "enough", "gpu"], 2, stop)], ["not enough", "enough gpu"]);
+  assert.deepEqual([...search.runsOf(["is", "not", "enough", "gpu"], 3, stop)], ["is not enough", "not enough gpu"]);
+});
+
+test("rank: a section that holds the message's word pairs as written goes up", () => {
+  const ctx = search.ranking(search.thisEdition(INDEX, false, rules), en);
+  const items = [
+    [doc("setup/", 1), doc("setup/#mirror", 10)],
+    [doc("troubleshooting/", 1), doc("troubleshooting/#oom", 9)],
+  ];
+  const out = search.rerank(items, "There is not enough GPU video memory available", ctx);
+  const sections = out.flat().filter((d) => d.location.includes("#")).map((d) => d.location);
+  assert.deepEqual(sections, ["troubleshooting/#oom", "setup/#mirror"]);
+  assert.ok(out.every((entry) => !entry[0].location.includes("#")), "each entry is headed by its page");
+});
+
+test("rank: sections in one order of scores, a page twice when another page's section comes between", () => {
+  const out = search.inScoreOrder([
+    [doc("a/", 1), doc("a/#1", 9), doc("a/#2", 5)],
+    [doc("b/", 1), doc("b/#1", 7)],
+  ]);
+  assert.deepEqual(out.map((entry) => entry.map((d) => d.location)), [["a/", "a/#1"], ["b/", "b/#1"], ["a/", "a/#2"]]);
+});
+
+test("rank: the relaxed answer lists first the sections holding every required word as text", () => {
+  const ctx = search.ranking(search.thisEdition(INDEX, true, rules), zh);
+  const first = [[doc("zh/setup/#mirror", 9)]];
+  const more = [[doc("zh/troubleshooting/", 1), doc("zh/setup/#mirror", 8), doc("zh/troubleshooting/#oom", 2)]];
+  const out = search.holdersFirst(first, more, ["程序", "阻止"], ctx);
+  assert.equal(out.flat().find((d) => d.location.includes("#")).location, "zh/troubleshooting/#oom");
+});
+
+test("rank: a page's own entry counts without Material's page bonus", () => {
+  const page = { location: "a/", score: 10, terms: { x: true, y: false } };
+  assert.ok(Math.abs(search.rankOf([page]) - (10 * 1.25) / (1 + 1.5 * 1.5)) < 1e-9);
+});
+
+// ---------------------------------------------------------------- model numbers, question words
+
+test("normalise: a model number the index holds glued stays glued (A770), one it holds apart is split (RX 580)", () => {
+  const held = { latin: new Set(["a770", "780m"]) };
+  assert.equal(search.normalise("Intel Arc A770 not found", held), "Intel Arc A770 not found");
+  assert.equal(search.normalise("Radeon 780M", held), "Radeon 780M");
+  assert.equal(search.normalise("RX580 not found", held), "RX 580 not found");
+});
+
+test("tokenise: a short word before a number is a model's prefix and stays in a pasted message", () => {
+  const words = search.tokenise(search.normalise("my RX580 is not detected by torch"), en).tokens.map((t) => t.text);
+  assert.deepEqual(words, ["RX", "580", "not", "detected", "torch"]);
+});
+
+test("dropFillers: a typed question's question words go (为什么, 怎么, 能不能), a word holding 能 stays", () => {
+  assert.equal(search.dropFillers("为什么会使用核显推理", rules).trim(), "会使用核显推理");
+  assert.equal(search.dropFillers("能不能用核显", rules).trim(), "用核显");
+  assert.equal(search.dropFillers("性能很差", rules).trim(), "性能很差");
+  const typed = search.rewrite("为什么核显很慢", zh, true);
+  assert.ok(!typed.query.includes("为什么"), typed.query);
+});
+
+// ---------------------------------------------------------------- back-ends, runs, shared title words
+
+const BACKENDS = {
+  config: INDEX.config,
+  docs: [
+    { location: "t/", title: "Troubleshooting", text: "" },
+    { location: "t/#rocm-integrated-gpu-first", title: "The integrated GPU is cuda:0", text: "HIP_VISIBLE_DEVICES" },
+    { location: "t/#integrated", title: "DirectML uses the integrated GPU", text: "torch_directml.device(1)" },
+    { location: "t/#memory", title: "Out of memory", text: "DirectML prints it; torch-directml and dml too" },
+    { location: "t/#gbk", title: "GBK decode errors", text: "Windows in Chinese" },
+    { location: "t/#xpu-oom", title: "Out of memory on XPU", text: "xpu" },
+  ],
+};
+
+test("rank: a section's back-end from its anchor, else from what its text names most", () => {
+  const edition = search.thisEdition(BACKENDS, false, rules);
+  const ctx = search.ranking(edition, search.vocabulary(edition, rules));
+  const tags = Object.fromEntries(edition.docs.map((d) => [d.location, search.backendTags(d, ctx).join(",")]));
+  assert.equal(tags["t/#rocm-integrated-gpu-first"], "rocm"); // its title says cuda:0, its anchor rocm
+  assert.equal(tags["t/#memory"], "directml");
+  assert.equal(tags["t/#gbk"], "");
+  assert.equal(tags["t/#xpu-oom"], "xpu");
+  assert.deepEqual(search.wantedBackends("Out of memory", ctx), ["directml"]);
+  assert.deepEqual(search.wantedBackends("XPU out of memory", ctx), ["xpu"]);
+});
+
+test("rank: the back-end the query names wins, DirectML's where it names none; a Windows section keeps its score", () => {
+  const weights = { ...rules.weights, backend: { value: 0.5 }, pairs: { value: 0 }, runs: { value: 0 } };
+  const ranked = { ...rules, weights };
+  const edition = search.thisEdition(BACKENDS, false, ranked);
+  const ctx = search.ranking(edition, search.vocabulary(edition, ranked));
+  const items = [[doc("t/", 1), doc("t/#xpu-oom", 10), doc("t/#memory", 8), doc("t/#gbk", 9)]];
+  const order = (text) => search.rerank(items, text, ctx).flat().filter((d) => d.location.includes("#")).map((d) => d.location);
+  assert.deepEqual(order("out of memory"), ["t/#gbk", "t/#memory", "t/#xpu-oom"]);
+  assert.deepEqual(order("xpu out of memory"), ["t/#xpu-oom", "t/#gbk", "t/#memory"]);
+});
+
+test("rank: a query's runs of four Han characters; a section holding more of them goes up", () => {
+  assert.deepEqual([...search.hanRuns("显存不足了 a 显卡")], ["显存不足", "存不足了"]);
+  const weights = { ...rules.weights, pairs: { value: 0 }, runs: { value: 1 }, backend: { value: 0 } };
+  const ranked = { ...rules, weights };
+  const edition = search.thisEdition(INDEX, true, ranked);
+  const ctx = search.ranking(edition, search.vocabulary(edition, ranked));
+  const items = [[doc("zh/setup/#mirror", 10)], [doc("zh/troubleshooting/", 1), doc("zh/troubleshooting/#oom", 9)]];
+  const first = search.rerank(items, "应用程序被阻止", ctx).flat().find((d) => d.location.includes("#"));
+  assert.equal(first.location, "zh/troubleshooting/#oom");
+});
+
+test("thisEdition: a title's words that many sections hold count as text, the others keep the title's weight", () => {
+  const shared = { ...rules, weights: { ...rules.weights, shared_title: { value: 0.3 } } };
+  const edition = search.thisEdition(BACKENDS, false, shared);
+  const heading = Object.fromEntries(edition.docs.map((d) => [d.location, d.heading]));
+  assert.equal(heading["t/#xpu-oom"], "on XPU"); // out, of, memory: in two of six sections
+  assert.equal(heading["t/#memory"], "");
+  assert.equal(edition.docs.find((d) => d.location === "t/#memory").title, "Out of memory"); // what a reader sees
+  assert.deepEqual(edition.config.fields.title, { boost: 1 });
+  assert.equal(edition.config.fields.heading.boost, rules.weights.title.en - 1);
+  const off = search.thisEdition(BACKENDS, false, { ...rules, weights: { ...rules.weights, shared_title: { value: 0 } } });
+  assert.equal(off.docs[0].heading, undefined);
+});
