@@ -32,7 +32,9 @@ def test_readme_has_three_commands_per_platform():
     for serve, test, current in (sh, powershell):
         assert "--group docs" in serve and "mkdocs serve" in serve
         # The whole suite: in workers on Linux and macOS (.ci/run's machine); in one process in PowerShell.
-        ending = "pytest -n auto" if test is sh[1] else "pytest"
+        ending = (
+            "pytest -n auto && node --test tests/js/" if test is sh[1] else "pytest }; if ($?) { node --test tests/js/"
+        )
         assert "--group test " in test and test.rstrip("}").rstrip().endswith(ending)
         # Current torch: the snippet and site-block tests, in a venv of their own.
         assert "--group test-current" in current and ".venv-current" in current
