@@ -930,12 +930,19 @@ def private_names(env: dict) -> list[str]:
 
 
 def redact(text: str, names: list[str]) -> str:
-    """Replace each name, in any case, with *** (no name can hold *)."""
-    forms = {
-        f for n in names for f in (n, n.upper(), n.lower(), n.casefold())
-    }
-    for form in sorted(forms, key=len, reverse=True):
-        text = re.sub(re.escape(form), "***", text, flags=re.IGNORECASE)
+    """Replace each name, in any case, with *** where it stands as a
+    word of its own (never inside a longer word: a user "li" keeps
+    "Linux"), and its 8.3 short form (ZHANGS~1 for zhangsan).
+    """
+    for name in names:
+        cases = {name, name.upper(), name.lower(), name.casefold()}
+        forms = [re.escape(form) for form in sorted(cases, key=len)[::-1]]
+        short = re.sub(r"[^A-Za-z0-9]", "", name)[:6]
+        if len(short) > 1:  # Windows' 8.3 name of a folder
+            forms.append(re.escape(short) + r"~[0-9]+")
+        word = "|".join(forms)
+        pattern = rf"(?<![A-Za-z0-9])(?:{word})(?![A-Za-z0-9])"
+        text = re.sub(pattern, "***", text, flags=re.IGNORECASE)
     return text
 
 

@@ -37,6 +37,7 @@ import hashlib
 import json
 import os
 import platform
+import re
 import subprocess
 from pathlib import Path
 
@@ -280,12 +281,35 @@ def timed_run(device: torch.device, data, args) -> dict:
 # --- the report -----------------------------------------------------------
 
 
+def relative(text: str, scripts: Path) -> str:
+    """``text`` with the scripts folder written as ``.``, the project
+    folder above it as ``..``, the home folder as %USERPROFILE% and
+    Python's own folder as %PYTHONHOME%: a report holds no absolute
+    path of this PC's.
+    """
+    folders = {
+        scripts: ".",
+        scripts.parent: "..",
+        Path.home(): "%USERPROFILE%",
+        Path(sys.base_prefix): "%PYTHONHOME%",
+    }
+    for folder in sorted(folders, key=lambda f: len(str(f)), reverse=True):
+        if folder == Path(folder.anchor):
+            continue  # a drive's root: every path would match
+        for form in {str(folder), folder.as_posix()}:
+            pattern = re.escape(form) + r"(?![^\\/\s\"'])"
+            text = re.sub(pattern, folders[folder], text, flags=re.I)
+    return text
+
+
 def redacted(value, names: list[str]):
-    """Every string in the report with the user's and host's names
-    replaced by ***, as the doctor's --json does.
+    """Every string in the report with paths relative to the scripts
+    folder and the user's and host's names replaced by ***, as the
+    doctor's --json does.
     """
     if isinstance(value, str):
-        return doctor.redact(value, names)
+        scripts = Path(__file__).resolve().parent
+        return doctor.redact(relative(value, scripts), names)
     if isinstance(value, dict):
         return {key: redacted(item, names) for key, item in value.items()}
     if isinstance(value, list):
