@@ -772,15 +772,24 @@ def registry_value(key: str, name: str, winreg=None):
 
 
 def windows_adapters(winreg=None) -> list[dict]:
-    """Display adapters as Windows names them, with their drivers."""
+    """Display adapters as Windows names them, with their drivers and
+    memory.
+    """
     adapters = []
     for index in range(32):
         key = rf"{DISPLAY_CLASS}\{index:04d}"
         name = registry_value(key, "DriverDesc", winreg)
         if name is None:
             continue
-        driver = registry_value(key, "DriverVersion", winreg)
-        adapters.append({"name": str(name), "driver": driver})
+        adapters.append(
+            {
+                "name": str(name),
+                "driver": registry_value(key, "DriverVersion", winreg),
+                "memory": registry_value(
+                    key, "HardwareInformation.qwMemorySize", winreg
+                ),
+            }
+        )
     return adapters
 
 

@@ -157,8 +157,12 @@ def nvidia_driver() -> str | None:
 
 def gpu_of(device: torch.device, backend: str) -> dict:
     name = device_name(device)
-    on_windows = platform.system() == "Windows"
-    adapters = doctor.windows_adapters() if on_windows else []
+    adapters = []
+    if platform.system() == "Windows":
+        adapters = [
+            {"name": a["name"], "driver": a["driver"]}
+            for a in doctor.windows_adapters()
+        ]
     drivers = [a["driver"] for a in adapters if a["name"] == name]
     if drivers:
         driver = drivers[0]
