@@ -16,13 +16,10 @@ device has finished its queued work.
 import importlib
 import sys
 
-try:  # a Python without torch: one line that says so, not a traceback
+try:  # a Python without torch: one line, not a traceback
     importlib.import_module("torch")
 except ImportError as error:
-    raise SystemExit(
-        f"error: {error}: run it with the Python of the environment that "
-        "has torch (python doctor.py checks it)"
-    ) from None
+    raise SystemExit(f"error: {error}: python doctor.py says why") from None
 
 # --8<-- [start:imports]
 import json

@@ -19,13 +19,10 @@ from __future__ import annotations
 import importlib
 import sys
 
-try:  # a Python without torch: one line that says so, not a traceback
+try:  # a Python without torch: one line, not a traceback
     importlib.import_module("torch")
 except ImportError as error:
-    raise SystemExit(
-        f"error: {error}: run it with the Python of the environment that "
-        "has torch (python doctor.py checks it)"
-    ) from None
+    raise SystemExit(f"error: {error}: python doctor.py says why") from None
 
 # What other scripts (and yours) may use; the rest may change.
 __all__ = [
