@@ -47,3 +47,30 @@ def test_only_chinese_pages_are_changed():
     html = "<p>中\n文</p>"
     assert on_page_content(html, page("setup.zh.md"), None, None) == "<p>中文</p>"
     assert on_page_content(html, page("setup.md"), None, None) == html
+
+
+def test_a_break_after_full_width_punctuation_goes_whatever_follows():
+    # Chinese review 3, minor 1: "2026-01-28； legacy-rocm-build#5899" and "…。 DirectML：" kept a space.
+    assert join_lines("<p>2026-01-28；\nlegacy-rocm-build#5899</p>") == "<p>2026-01-28；legacy-rocm-build#5899</p>"
+    assert join_lines("<p>起作用。\n<code>DirectML</code>：</p>") == "<p>起作用。<code>DirectML</code>：</p>"
+    assert join_lines("<p><strong>原因：</strong>\nAMD 的</p>") == "<p><strong>原因：</strong>AMD 的</p>"
+
+
+def test_a_break_before_an_opening_full_width_bracket_goes():
+    assert join_lines("<p>torch-directml\n（本指南）</p>") == "<p>torch-directml（本指南）</p>"
+    assert join_lines("<p>见 PyTorch\n“说明”</p>") == "<p>见 PyTorch“说明”</p>"
+
+
+def test_a_latin_break_next_to_half_width_punctuation_stays():
+    assert join_lines("<p>torch 2.4.1,\nPython 3.12</p>") == "<p>torch 2.4.1,\nPython 3.12</p>"
+
+
+def test_a_space_typed_after_full_width_punctuation_goes():
+    # Chinese review 3, minor 1: 154 literal ones, "<strong>解决：</strong> 按上一节".
+    assert join_lines("<p><strong>解决：</strong> 按上一节</p>") == "<p><strong>解决：</strong>按上一节</p>"
+    assert join_lines("<p>显卡（GPU） 以后，  <code>x</code></p>") == "<p>显卡（GPU）以后，<code>x</code></p>"
+
+
+def test_a_typed_space_between_other_characters_stays():
+    assert join_lines("<p>在 设置 → 应用 里</p>") == "<p>在 设置 → 应用 里</p>"
+    assert join_lines("<pre><code>失败。 下一行</code></pre>") == "<pre><code>失败。 下一行</code></pre>"

@@ -348,6 +348,16 @@ AMD_PACKAGE = re.compile(
     r"==(?P<version>[\d.]+(?:(?:a|b|rc)\d+)?)\+rocm(?P<rocm>[\d.]+)$"  # AMD pins pre-releases too: 0.29.0a0
 )
 PYTORCH_INDEX = re.compile(r"^https://download\.pytorch\.org/whl/(?P<build>xpu|cu\d{3}|cpu)$")
+# Copies of PyTorch's index in China (setup.md#china-mirrors), each with the page that documents it: the set-up
+# page must link that page beside the command.
+PYTORCH_INDEX_MIRRORS = {
+    re.compile(r"^https://mirror\.sjtu\.edu\.cn/pytorch-wheels/(?:xpu|cu\d{3})$"): (
+        "https://github.com/sjtug/mirror-requests/issues/385"
+    ),
+    re.compile(r"^https://mirrors\.nju\.edu\.cn/pytorch/whl/(?:xpu|cu\d{3})$"): "https://mirrors.nju.edu.cn/",
+}
+# Options a vendor command may carry besides --index-url, with the value each takes.
+VENDOR_OPTIONS = {"--timeout": re.compile(r"^\d+$")}
 
 
 def vendor_command_problems(command: InstallCommand) -> list[str]:
@@ -358,7 +368,15 @@ def vendor_command_problems(command: InstallCommand) -> list[str]:
     position = words.index("--index-url")
     index_url = words[position + 1] if position + 1 < len(words) else ""
     packages = words[:position] + words[position + 2 :]
-    problems = [f"unexpected option {w}" for w in packages if w.startswith("-")]
+    problems = []
+    for option, value in VENDOR_OPTIONS.items():
+        if option in packages:
+            at = packages.index(option)
+            given = packages[at + 1] if at + 1 < len(packages) else ""
+            if not value.match(given):
+                problems.append(f"{option} needs a value like {value.pattern}: {given!r}")
+            del packages[at : at + 2]
+    problems += [f"unexpected option {w}" for w in packages if w.startswith("-")]
     if AMD_INDEX.match(index_url):
         found = [AMD_PACKAGE.match(w) for w in packages]
         problems += [
@@ -375,11 +393,25 @@ def vendor_command_problems(command: InstallCommand) -> list[str]:
         if not {"torch", "torchvision"} <= {m["name"] for m in found}:
             problems.append(f"does not install torch and torchvision: {packages}")
         return problems
-    if not PYTORCH_INDEX.match(index_url):
+    if not PYTORCH_INDEX.match(index_url) and not mirror_source(index_url):
         problems.append(f"not a PyTorch or AMD index URL: {index_url!r}")
     if not {"torch", "torchvision"} <= set(packages):
         problems.append(f"does not install torch and torchvision: {packages}")
     return problems
+
+
+def mirror_source(index_url: str) -> str | None:
+    """The page documenting a copy of PyTorch's index in China, or None if the URL is none of them."""
+    return next((source for pattern, source in PYTORCH_INDEX_MIRRORS.items() if pattern.match(index_url)), None)
+
+
+def test_each_mirror_of_pytorchs_index_links_its_source():
+    """A copy of PyTorch's index is used only on a page that links what documents it."""
+    used = [(c, mirror_source(c.requirements[c.requirements.index("--index-url") + 1])) for c in VENDOR_COMMANDS]
+    used = [(c, source) for c, source in used if source]
+    assert used, "no command installs from a copy of PyTorch's index (setup.md#china-mirrors)"
+    for command, source in used:
+        assert source in page_source(DOCS / command.page), f"{command.test_id}: link {source}"
 
 
 @pytest.mark.parametrize("command", VENDOR_COMMANDS, ids=lambda c: c.test_id)
@@ -408,6 +440,18 @@ def test_the_setup_page_has_a_vendor_command_for_each_backend():
             "does not install torch and torchvision",
         ),
         ("pip install torch torchvision --index-url https://example.com/whl/cu130", "not a PyTorch or AMD index URL"),
+        (
+            "pip install torch torchvision --index-url https://mirror.sjtu.edu.cn/pytorch-wheels/rocm6.4",
+            "not a PyTorch or AMD index URL",
+        ),
+        (
+            "pip install --timeout x torch torchvision --index-url https://download.pytorch.org/whl/xpu",
+            "--timeout needs a value",
+        ),
+        (
+            "pip install --retries 9 torch torchvision --index-url https://download.pytorch.org/whl/xpu",
+            "unexpected option",
+        ),
         ("pip install torch torchvision", "no --index-url"),
         (
             'pip install --index-url https://stable.repo.amd.com/rocm/whl-next/ "torch[device-gfx1100]==2.14.0+rocm10.1.0" "torchvision[device-gfx1100]==0.29+rocm7.14.1"',

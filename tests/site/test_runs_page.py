@@ -26,7 +26,7 @@ skip_module_without_browser()
 PHONE = {"width": 375, "height": 800}
 EDITIONS = {
     "en": ("", "seeded by the maintainers", "No run reported yet."),
-    "zh": ("zh/", "维护者提供的种子数据", "还没有人报告运行结果。"),
+    "zh": ("zh/", "维护者自测", "还没有人报告运行结果。"),
 }
 ATTACK = '<img src=x onerror="window.hacked=1"><script>window.hacked=2</script>'
 REAL = Path(__file__).resolve().parents[1] / "repo" / "run_reports" / "report.json"

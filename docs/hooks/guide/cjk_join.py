@@ -7,7 +7,9 @@ draws that space between two Han characters: "接着， 一个脚本" (the Chine
 of 319 wraps on the 15 zh pages showing as a space). CSS Text 3 asks browsers to drop such a break;
 Chromium does not. So the build drops it: in a Chinese page's HTML, whitespace holding a line break goes
 when the visible character before it and the one after it are both CJK (a Han character or Chinese
-punctuation, full-width forms included), looked up across inline tags (``<a>``, ``<strong>``, ``<code>``
+punctuation, full-width forms included), or when the one before is closing full-width punctuation (，。；：）”…)
+or the one after an opening one (（“…), whatever the other side (then typed spaces go too: "解决： 按"),
+looked up across inline tags (``<a>``, ``<strong>``, ``<code>``
 counts as Latin text). A break next to a Latin word stays a space ("torch-directml\n只有" reads
 "torch-directml 只有", as Chinese typesetting wants). Code (``pre``, ``code``), scripts and styles are
 left as they are. The search index is built from the same HTML, so it gets the joined sentences too.
@@ -26,13 +28,18 @@ CJK = (
     "\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\u2018\u2019\u201c\u201d\u2014\u2026"
 )
 CJK_CHAR = re.compile(f"[{CJK}]")
+# Full-width punctuation carries its own spacing: no break after a closing or pausing mark, none before an
+# opening one, whatever stands on the other side ("2026-01-28；legacy", "torch-directml（本指南）").
+CLOSING = re.compile("[，。；：、？！）」』》〉”’]")
+OPENING = re.compile("[（「『《〈“‘]")
 TOKEN = re.compile(r"<!--.*?-->|<[^>]*>|[^<]+", re.S)
 # Elements whose text is kept exactly: what is inside them is code, not a sentence.
 VERBATIM = {"pre", "code", "script", "style", "textarea", "kbd", "samp"}
 # Inline elements: a sentence runs on through them. Any other tag ends the text on its side.
 INLINE = {"a", "strong", "em", "b", "i", "span", "abbr", "sup", "sub", "mark", "small", "del", "ins", "u"}
 TAG_NAME = re.compile(r"</?([a-zA-Z][a-zA-Z0-9-]*)")
-BREAK = re.compile(r"[ \t]*\n\s*")
+# A line break with the blanks around it, or blanks alone (a typed space: only the full-width rule removes it).
+BREAK = re.compile(r"[ \t]*\n\s*|[ \t]+")
 # A verbatim element's text stands in as this: Latin, so a break next to inline code stays a space.
 LATIN = "a"
 
@@ -87,7 +94,7 @@ def join_lines(page_html: str) -> str:
                 depth = max(depth + (-1 if closing else 1), 0)
             out.append(token)
             continue
-        if depth or token.startswith("<!--") or "\n" not in token:
+        if depth or token.startswith("<!--") or not BREAK.search(token):
             out.append(token)
             continue
         out.append(_join_text(token, lambda i=index: neighbour(i, -1), lambda i=index: neighbour(i, 1)))
@@ -95,8 +102,8 @@ def join_lines(page_html: str) -> str:
 
 
 def _join_text(text: str, before, after) -> str:
-    """One text token with its CJK-to-CJK line breaks removed; ``before``/``after`` give the visible
-    character beyond its ends."""
+    """One text token with its CJK-to-CJK line breaks, and the blanks after closing (before opening)
+    full-width punctuation, removed; ``before``/``after`` give the visible character beyond its ends."""
 
     def replace(match: re.Match) -> str:
         start, end = match.start(), match.end()
@@ -104,7 +111,11 @@ def _join_text(text: str, before, after) -> str:
         right = text[end:].lstrip()
         prev = left[-1] if left else before()
         nxt = right[0] if right else after()
-        if prev and nxt and CJK_CHAR.match(prev) and CJK_CHAR.match(nxt):
+        if not (prev and nxt):
+            return match.group(0)
+        if CLOSING.match(prev) or OPENING.match(nxt):
+            return ""
+        if "\n" in match.group(0) and CJK_CHAR.match(prev) and CJK_CHAR.match(nxt):
             return ""
         return match.group(0)
 

@@ -68,7 +68,7 @@ TEXT = {
         ],
         "passed": "通过",
         "failed": "未通过",
-        "seeded": "维护者提供的种子数据",
+        "seeded": "维护者自测",
         "issue": "issue #{n}",
         "not_in_table": "不在表中",
         "cpu": "（CPU 运行）",
