@@ -261,3 +261,19 @@ def test_the_chinese_chooser_names_each_family_in_chinese():
     titles = {n[1] for n in gpu_pages.chooser_data("zh")["nodes"] if n[0] == "p" and n[1].startswith("**")}
     assert "**Intel(R) UHD Graphics 620** \u2014 HD / UHD / Iris Plus（较老的 Core 处理器）" in titles
     assert gpu_pages.family_label("RDNA 4", "en") == "RDNA 4"
+
+
+def test_the_chinese_answers_say_it_in_chinese():
+    """Chinese review 3, minors 5, 6 and 15: the driver's name, the troubleshooting page's name, and where to turn
+    when MNIST's hosts are unreachable, in every Chinese answer; none of it in the English ones."""
+    zh, en = gpu_pages.chooser("zh", "javascripts/chooser.js"), gpu_pages.chooser("en", "javascripts/chooser.js")
+    for english in ("NVIDIA driver", "Graphics driver", "AMD Software: Adrenalin Edition]", "故障排除："):
+        assert english not in zh, english
+    for chinese in (
+        "安装最新的 [NVIDIA 显卡驱动]",
+        "Adrenalin Edition 驱动",
+        "[常见问题：",
+        "#when-the-download-hosts-are-unreachable",
+    ):
+        assert chinese in zh, chinese
+    assert "下载服务器连不上时" not in en and "when-the-download-hosts-are-unreachable" not in en

@@ -231,7 +231,7 @@ RECIPE_TEXT = {
     "zh": {
         "steps": "你的步骤",
         "jump": "你的命令，按顺序：",
-        "driver": "安装最新的{driver}",
+        "driver": "安装最新的 {driver}",
         "min_none": "厂商页面没有写最低版本",
         "min": "这个构建需要 {min} 或更新",
         "min_quoted": "：这是别人引用的 NVIDIA 发行说明中的数字；NVIDIA 的[兼容性页面]({source})只写了 525 或更新",
@@ -259,7 +259,8 @@ RECIPE_TEXT = {
         "doctor": "诊断脚本",
         "training_check": "训练检查",
         "training": "训练",
-        "trouble": "出错了？[故障排除：{b}]({href})",
+        "trouble": "出错了？[常见问题：{b}]({href})",
+        "mnist_china": "国内下载 MNIST 失败？见[下载服务器连不上时]({href})。",
         "fallback": "{b} 不行时：{f}（[它的命令](#path-{fb}-commands)）。",
         "setup": "每一步的详细说明：[配置环境]({href})。",
         "ps": "PowerShell",
@@ -459,13 +460,14 @@ def _links() -> dict:
     }
 
 
-def _driver(key: str) -> dict:
-    """A driver entry of vendor_index.yml by recipes.driver_key ("intel-7th-10th", "nvidia:cu126")."""
+def _driver(key: str, language: str = "en") -> dict:
+    """A driver entry of vendor_index.yml by recipes.driver_key ("intel-7th-10th", "nvidia:cu126"), its label
+    in ``language`` (label_zh for the Chinese edition)."""
     name, _, build = key.partition(":")
     driver = recipes.vendor_index()["drivers"][name]
     minimum = driver["minimum"]
     return {
-        "label": driver["label"],
+        "label": driver["label_zh"] if language == "zh" else driver["label"],
         "url": driver["url"],
         "min": minimum.get(build) if isinstance(minimum, dict) else minimum,
         "source": driver["source"],
@@ -477,7 +479,7 @@ def _driver(key: str) -> dict:
 def _driver_sentence(key: str, language: str) -> str:
     """The recipe's first step: the driver's page, the minimum version where a source names one, and that source
     with the date it was read there."""
-    r, d = RECIPE_TEXT[language], _driver(key)
+    r, d = RECIPE_TEXT[language], _driver(key, language)
     if d["min"]:
         minimum = r["min"].format(min=d["min"]) + (r["min_quoted"].format(source=d["source"]) if d["quoted"] else "")
     else:
@@ -540,8 +542,8 @@ def paths(language: str) -> str:
             facts += f" · {t['python']} {python[0]} – {python[1]}"
         facts += " (" + _link(("核对于 " if language == "zh" else "checked ") + checked, source) + ")"
         keys = dict.fromkeys(recipes.driver_key(g, backend) for gs in installs.values() for g in gs)
-        found = {_driver(k)["url"]: _driver(k)["label"] for k in keys} or {
-            _driver("microsoft")["url"]: _driver("microsoft")["label"]
+        found = {_driver(k)["url"]: _driver(k, language)["label"] for k in keys} or {
+            _driver("microsoft")["url"]: _driver("microsoft", language)["label"]
         }
         drivers = "; ".join(_link(label, url) for url, label in found.items())
         guide_python = recipes.python_for(backend, None)[0]
@@ -703,9 +705,18 @@ def _recipe(made, language: str, links: dict) -> list[list]:
         ["step", _python_step(made, language, links)],
         ["step", _install_step(made, language, links)],
         ["step", [["p", scripts]]],
-        ["step", [["p", r["checks"]], ["code", "\n".join(made.checks)], ["p", pages]]],
+        ["step", [["p", r["checks"]], ["code", "\n".join(made.checks)], ["p", pages], *_mnist_china(language)]],
         ["step", [["p", trouble]]],
     ]
+
+
+def _mnist_china(language: str) -> list[list]:
+    """Under the checks' commands, whose last downloads MNIST: where to turn when its hosts are unreachable
+    from China (the Chinese edition only; the training page says why and what else to use)."""
+    if language != "zh":
+        return []
+    href = _href("mnist-training.md#when-the-download-hosts-are-unreachable")
+    return [["p", RECIPE_TEXT["zh"]["mnist_china"].format(href=href)]]
 
 
 def _nodes(made, gpu, language: str, links: dict) -> list[list]:
