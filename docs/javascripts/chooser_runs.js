@@ -54,7 +54,7 @@
       const p = el("p"); p.append(link);
       box.append(ul, p);
     } else {
-      const p = el("p", T.none + " " + T.first), code = el("code", command), then = el("p", T.then);
+      const p = el("p", T.none + (T.none.endsWith("。") ? "" : " ") + T.first), code = el("code", command), then = el("p", T.then);
       p.append(code); then.append(link, T.end);
       box.append(p, then);
     }

@@ -86,7 +86,7 @@ TEXT = {
         "status": {
             "supported": "在厂商列表中",
             "prototype": "Prototype（PyTorch 的标注）",
-            "nightly": "nightly（每日构建）版",
+            "nightly": "nightly 版",
             "build-only": "仅 Build Passing",
             "unlisted": "不在厂商列表中",
             "same-target": "不在厂商列表中（按名称），但厂商为它的 gfx 目标提供构建",
@@ -242,7 +242,7 @@ RECIPE_TEXT = {
         "install": "为这块显卡安装 PyTorch",
         "install_rocm": "AMD 为 {gfx} 提供的 wheel",
         "install_cuda": {
-            "cu130": "CUDA 13.0 构建（Turing 及更新）",
+            "cu130": "CUDA 13.0 构建，适用于 Turing 及更新的显卡",
             "cu126": "CUDA 12.6 构建：最后一个带 Maxwell、Pascal、Volta kernel 的构建（PyTorch 2.14）",
         },
         "unsettled": {
@@ -261,7 +261,7 @@ RECIPE_TEXT = {
         "training": "训练",
         "trouble": "出错了？[常见问题：{b}]({href})",
         "mnist_china": "国内下载 MNIST 失败？见[下载服务器连不上时]({href})。",
-        "fallback": "{b} 不行时：{f}（[它的命令](#path-{fb}-commands)）。",
+        "fallback": "{b}不行时：{f}（[它的命令](#path-{fb}-commands)）。",
         "setup": "每一步的详细说明：[配置环境]({href})。",
         "ps": "PowerShell",
         "cmd": "cmd",
@@ -424,10 +424,16 @@ def backend_gpus(language: str, backend: str) -> str:
         targets = _by_gfx(lambda g, status=status: (s := g.backend(backend)) is not None and s.status == status)
         if targets:
             source = targets[next(iter(targets))][0].backend(backend).source
-            lines.append(_link(t["status"][status], source) + ": " + ", ".join(f"`{gfx}`" for gfx in targets))
+            colon, comma = ("：", "、") if language == "zh" else (": ", ", ")
+            lines.append(_link(t["status"][status], source) + colon + comma.join(f"`{gfx}`" for gfx in targets))
     if not lines:
         raise GpuPageError(f"gpus.backend_gpus {backend}: no GPU of the table has it")
-    return "; ".join(lines) + " ([" + ("每块显卡" if language == "zh" else "each GPU") + "](choose.md#every-gpu))"
+    return (
+        ("；" if language == "zh" else "; ").join(lines)
+        + " (["
+        + ("每块显卡" if language == "zh" else "each GPU")
+        + "](choose.md#every-gpu))"
+    )
 
 
 def _href(target: str) -> str:
@@ -608,7 +614,10 @@ def table(language: str) -> str:
     sep = "；" if language == "zh" else "; "
     entries = []
     for gpu in gpus.load():
-        name = f"**{gpu.name}**" + (f" ({t['also']}: {', '.join(gpu.aliases)})" if gpu.aliases else "")
+        if gpu.aliases and language == "zh":
+            name = f"**{gpu.name}**（{t['also']}：{'、'.join(gpu.aliases)}）"
+        else:
+            name = f"**{gpu.name}**" + (f" ({t['also']}: {', '.join(gpu.aliases)})" if gpu.aliases else "")
         vendor = gpu.vendor.upper() if gpu.vendor == "amd" else gpu.vendor.capitalize()
         facts = [vendor + ("，" if language == "zh" else ", ") + family_label(gpu.family, language)]
         if gpu.gfx:
