@@ -277,3 +277,13 @@ def test_the_chinese_answers_say_it_in_chinese():
     ):
         assert chinese in zh, chinese
     assert "下载服务器连不上时" not in en and "when-the-download-hosts-are-unreachable" not in en
+
+
+def test_the_chinese_lists_are_punctuated_as_chinese():
+    """Chinese review 3, minor 7: generated Chinese text takes full-width brackets, colons and 、."""
+    table, rocm = gpu_pages.table("zh"), gpu_pages.backend_gpus("zh", "rocm")
+    assert "（也写作：" in table and " (也写作: " not in table
+    assert "在厂商列表中](" in rocm and "在厂商列表中]: " not in rocm and "`, `" not in rocm
+    assert (
+        "不行时" in gpu_pages.RECIPE_TEXT["zh"]["fallback"] and " 不行时" not in gpu_pages.RECIPE_TEXT["zh"]["fallback"]
+    )
