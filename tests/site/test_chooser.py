@@ -271,7 +271,10 @@ def test_without_javascript_the_page_shows_every_gpu(site, browser, edition):
     entries = page.locator(".gpu-table li").evaluate_all("els => els.map(e => e.textContent)")
     assert sum(e.startswith("AMD Radeon RX 6700 XT") for e in entries) == 1 and len(entries) > 100
     # Each entry links its path's commands on this page, which show without JavaScript
-    href = page.locator(".gpu-table li", has_text="AMD Radeon RX 7900 XTX (").locator("a[href='#path-rocm-gfx1100']")
+    opening = "（" if edition == "zh/" else " ("  # the aliases' bracket, full-width in Chinese
+    href = page.locator(".gpu-table li", has_text=f"AMD Radeon RX 7900 XTX{opening}").locator(
+        "a[href='#path-rocm-gfx1100']"
+    )
     assert href.count() == 1 and page.locator("#path-rocm-gfx1100").is_visible()
     assert page.locator(".chooser-path").count() == 5 and page.locator(".chooser-path:visible").count() == 5
     # At the top, where the answer would be, the page says where the answer is
@@ -288,7 +291,7 @@ def test_without_javascript_a_phone_reaches_its_gpu(site, browser, edition):
     )
     page = context.new_page()
     page.goto(base + edition + "choose/")
-    entry = page.locator(".gpu-table li", has_text="AMD Radeon RX 6700 XT (")
+    entry = page.locator(".gpu-table li", has_text="AMD Radeon RX 6700 XT" + ("（" if edition == "zh/" else " ("))
     entry.scroll_into_view_if_needed()
     box = entry.bounding_box()
     assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390
