@@ -248,11 +248,14 @@ def test_the_url_round_trips(site, browser):
     page.select_option("#chooser-py", "3.13")
     query = parse_qs(urlsplit(page.url).query)
     assert query == {"gpu": ["AMD Radeon RX 9070 XT"], "win": ["11"], "py": ["3.13"]}
+    # the readers' runs box fills after a fetch (chooser_runs.js): read each answer once it has
+    page.wait_for_selector("#chooser-runs strong")
     first = page.locator("#chooser-answer").inner_text()
     shared = context.new_page()
     shared.goto(page.url)
     assert shared.input_value("#chooser-gpu") == "AMD Radeon RX 9070 XT"
     assert shared.input_value("#chooser-py") == "3.13"
+    shared.wait_for_selector("#chooser-runs strong")
     assert shared.locator("#chooser-answer").inner_text() == first
     # Python 3.13 and torch-directml, the fallback: the answer says so
     assert "needs Python 3.8 \u2013 3.12; yours is 3.13" in first
