@@ -64,6 +64,17 @@
     else window.addEventListener("load", afterPaint, { once: true });
   };
 
+  // Material's search worker starts as search_guard.js, which sits beside it in the built site (from
+  // docs/assets/javascripts/workers/), loads it and mends a fault of its lunr that listed nothing for some queries.
+  var NativeWorker = window.Worker;
+  window.Worker = function (url, options) {
+    var href = new URL(String(url), document.baseURI);
+    var name = href.pathname.split("/").pop();
+    if (/^search\.[0-9a-f]+\.min\.js$/.test(name)) href = new URL("search_guard.js?worker=" + name, href);
+    return new NativeWorker(href.href, options);
+  };
+  window.Worker.prototype = NativeWorker.prototype;
+
   var vocab = null, ranking = null;
   // The query on its way: its text, its rewrite, and the strict answer held while the relaxed query runs.
   var asked = null, held = null;
