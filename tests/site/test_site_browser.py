@@ -14,6 +14,7 @@ import textwrap
 import pytest
 
 from browser_support import (
+    COLOUR_RULES,
     axe_violations,
     first_section,
     open_built,
@@ -338,7 +339,9 @@ def test_axe_finds_no_violations(site, browser, scheme):
     for url in [*_pages(site_dir), "no/such/page/", "zh/no/such/page/"]:
         open_built(page, base + url)
         assert page.evaluate("document.body.getAttribute('data-md-color-scheme')") == scheme
-        report += axe_violations(page, f"{url or 'home'} [{scheme}]")
+        # the markup's rules once (default scheme), the colour rules in each scheme: a third of the slate run's time
+        only = None if scheme == "default" else COLOUR_RULES
+        report += axe_violations(page, f"{url or 'home'} [{scheme}]", only)
     context.close()
     assert not report, "\n".join(report)
 
