@@ -19,11 +19,26 @@ from run_requirements import skip_or_fail
 pytest_plugins = ["directml_policy", "run_summary", "browser_support", "codeblocks_run"]
 
 
+def pytest_addoption(parser) -> None:
+    parser.addoption(
+        "--current-torch",
+        action="store_true",
+        help="the run on current torch (README's second command): leaves out the tests marked any_torch, whose "
+        "result does not depend on torch's version; the run on the pins has them",
+    )
+
+
 def pytest_collection_modifyitems(config, items) -> None:
-    """Under pytest-xdist, the files that hold a slow test (the whole-site sweeps and the CI self-simulation,
+    """With --current-torch, the tests marked any_torch are deselected (each says why its result cannot depend on
+    torch's version). Under pytest-xdist, the files that hold a slow test (the whole-site sweeps and the CI self-simulation,
     minutes each) go to the workers first, and the many short files fill in behind them, so that no worker
     starts a sweep while the others run out of work. (pyproject.toml's --no-loadscope-reorder keeps this
     order: xdist would otherwise hand out the files with the most tests first, and these have few.)"""
+    if config.getoption("--current-torch"):
+        once = [item for item in items if item.get_closest_marker("any_torch")]
+        if once:
+            config.hook.pytest_deselected(items=once)
+            items[:] = [item for item in items if not item.get_closest_marker("any_torch")]
     if not hasattr(config, "workerinput"):
         return
     slow_files = {item.path for item in items if item.get_closest_marker("slow")}

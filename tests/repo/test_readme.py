@@ -38,7 +38,7 @@ def test_readme_has_three_commands_per_platform():
         assert "--group test " in test and test.rstrip("}").rstrip().endswith(ending)
         # Current torch: the snippet and site-block tests, in a venv of their own.
         assert "--group test-current" in current and ".venv-current" in current
-        assert current.rstrip("}").rstrip().endswith("pytest tests/snippets tests/pages/expanded/en")
+        assert current.rstrip("}").rstrip().endswith("pytest --current-torch tests/snippets tests/pages/expanded/en")
 
 
 def test_ci_runs_the_readme_test_commands():

@@ -26,6 +26,11 @@ from bad_input import (
 )
 from guide_harness import DOCS
 
+# any_torch: these rows test the scripts' own handling of a signal, a Python without torch and an ASCII console;
+# the torch calls they pass through (loading data, an epoch, a checkpoint) run on both torch versions in
+# test_train_mnist.py, test_mnist_data.py, test_report.py and test_verify_training.py.
+pytestmark = pytest.mark.any_torch
+
 ROWS = [
     Row(
         "mnist_data: Ctrl-C",

@@ -19,6 +19,10 @@ import pytest
 
 from guide_harness import ROOT, SNIPPETS, run_python
 
+# any_torch: the run configurations are XML files read as PyCharm reads them; the scripts they start, with the
+# same parameters, are tested on both torch versions by the scripts' own tests.
+pytestmark = pytest.mark.any_torch
+
 RUN_DIR = SNIPPETS / ".run"
 CONFIGS = sorted(RUN_DIR.glob("*.run.xml"))
 KNOWN_TYPES = {("PythonConfigurationType", "Python"), ("tests", "py.test")}

@@ -7,6 +7,10 @@ import pytest
 import fake_directml
 from guide_harness import assert_one_line_error, load_snippet, run_snippet
 
+# any_torch: pick_adapter.py's rule reads adapter names (plain Python, no torch); its one DirectML test needs
+# torch-directml, which exists only beside the pinned torch.
+pytestmark = pytest.mark.any_torch
+
 pick_adapter = load_snippet("troubleshooting/pick_adapter")
 
 
