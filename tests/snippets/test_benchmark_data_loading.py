@@ -35,8 +35,10 @@ def test_times_both_recipes_and_prints_the_ratio(fashion_mnist_root, tmp_path):
         r"^ratio: preloaded tensors trained (\d+\.\d\d)x as fast as the DataLoader recipe on cpu$", result.stdout, re.M
     )
     assert ratio, result.stdout
-    expected = seconds["DataLoader + per-image transforms"] / seconds["preloaded tensors on the device"]
-    assert abs(float(ratio.group(1)) - expected) < 0.05 * expected + 0.02
+    # the ratio is of the unrounded times; the table shows them to 0.01 s (a short run's 0.04 s is +-12 %)
+    loader, preloaded = seconds["DataLoader + per-image transforms"], seconds["preloaded tensors on the device"]
+    low, high = (loader - 0.005) / (preloaded + 0.005), (loader + 0.005) / max(preloaded - 0.005, 1e-9)
+    assert low - 0.005 <= float(ratio.group(1)) <= high + 0.005, (ratio.group(1), loader, preloaded)
 
 
 def test_missing_dataset_is_one_line(tmp_path):
