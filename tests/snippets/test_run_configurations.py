@@ -19,6 +19,10 @@ import pytest
 
 from guide_harness import ROOT, SNIPPETS, run_python
 
+# PyCharm's files and argparse: a script stops right after parse_args, before any torch work, and the pytest
+# configuration is only collected. The same under every torch: the pins leg runs these (pyproject.toml).
+pytestmark = pytest.mark.any_torch
+
 RUN_DIR = SNIPPETS / ".run"
 CONFIGS = sorted(RUN_DIR.glob("*.run.xml"))
 KNOWN_TYPES = {("PythonConfigurationType", "Python"), ("tests", "py.test")}
