@@ -205,6 +205,28 @@ def local_checksums(ws: Workspace) -> None:
     ws.monkeypatch.setitem(module.DATASETS, "fashion-mnist", LocalFashionMNIST)
 
 
+def file_for_a_folder(ws: Workspace) -> None:
+    """{tmp}/a-file is a file: torchvision fails creating a folder in it, before any network use (no proxy
+    answers if it did not)."""
+    (ws.tmp / "a-file").write_text("not a folder")
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"):
+        ws.monkeypatch.setenv(name, "http://127.0.0.1:9")
+
+
+def torch_device(value: str):
+    def setup(ws: Workspace) -> None:
+        ws.monkeypatch.setenv("TORCH_DEVICE", value)
+
+    return setup
+
+
+def notebook_settings(ws: Workspace) -> None:
+    """The notebook script lays its options over a module-level dict: a copy, so no row leaves it changed."""
+    module = load_snippet("train_mnist_notebook")
+    ws.monkeypatch.setattr(module, "settings", dict(module.settings))
+    ws.monkeypatch.setenv("TORCH_DEVICE", "cpu")
+
+
 def interrupt(module: str, function: str):
     """Ctrl-C while ``module.function`` runs."""
 
@@ -226,7 +248,7 @@ class Row:
     script: str
     args: list[str]
     code: int
-    needle: str = ""  # in the stderr line
+    needle: str | tuple[str, ...] = ""  # in the stderr line (each of a tuple)
     setup: Callable[[Workspace], None] | None = None
     how: str = "main"  # "main" (in this process), "process", "no-torch", "ctrl-c"
     wait_for: str = ""  # ctrl-c: the stdout line after which SIGINT is sent
@@ -235,6 +257,11 @@ class Row:
     kept: bool = False  # the checkpoint is byte for byte what it was before the run
     no_work: bool = False  # refused before any training: no epoch, no run
     after: Callable[[Workspace, Outcome], None] | None = None
+    marks: tuple[pytest.MarkDecorator, ...] = ()  # any_torch, or a skip on a machine where the row cannot hold
+
+    @property
+    def param(self):
+        return pytest.param(self, id=self.id, marks=self.marks)
 
 
 def epoch_of(ws: Workspace) -> int:
@@ -265,9 +292,27 @@ def nothing_written(name: str):
     return after
 
 
+def four_missing(ws: Workspace, outcome: Outcome) -> None:
+    assert outcome.out.count("MISSING") == 4, outcome.out
+
+
+def nothing_made(ws: Workspace, outcome: Outcome) -> None:
+    """Neither the data folder asked for nor the checkpoint folder was created."""
+    assert not (ws.tmp / "none").exists()
+    assert not ws.ck.parent.exists()
+
+
 def numbers(script: str, base: list[str], *cases: tuple[str, str]) -> list[Row]:
+    """A number out of range: argparse's exit 2 (the scripts' own types, the same under every torch)."""
     return [
-        Row(f"{script}: {option} {value}", script, [*base, option, value], 2, f"argument {option}")
+        Row(
+            f"{script}: {option} {value}",
+            script,
+            [*base, option, value],
+            2,
+            (f"argument {option}: {value} must be ", "--help"),
+            marks=(ANY_TORCH,),
+        )
         for option, value in cases
     ]
 
@@ -282,6 +327,7 @@ def no_torch(*scripts: str) -> list[Row]:
             1,
             "PROBLEM" if script == "doctor" else "torch",
             how="no-torch",
+            marks=(ANY_TORCH,),  # torch never imports: the script's own guard answers
         )
         for script in scripts
     ]
@@ -299,6 +345,10 @@ SCRIPTS = [
     "benchmark_devices",
     "benchmark_data_loading",
 ]
+# Rows whose outcome cannot depend on torch's version (argument parsing, Ctrl-C raised before any torch
+# work, a Python without torch): the pins leg runs them, the current-torch leg leaves them out (pyproject.toml).
+ANY_TORCH = pytest.mark.any_torch
+NO_XPU = pytest.mark.skipif(torch.xpu.is_available(), reason="this machine has an XPU")
 DAMAGED = "damaged"  # what the line says about a data file that is there but not whole
 EMPTY_IMAGES = data(**{IMAGES: b""})
 
@@ -447,7 +497,8 @@ def check_row(row: Row, ws: Workspace, capsys) -> None:
         assert not lines, shown
     else:
         assert len(lines) == 1 and lines[0].startswith("error: "), shown
-        assert row.needle in lines[0], shown
+        needles = (row.needle,) if isinstance(row.needle, str) else row.needle
+        assert all(needle in lines[0] for needle in needles), shown
         assert lines[0].isascii(), shown  # a GBK or cp1252 console shows it
     if row.kept:
         assert ws.ck.read_bytes() == before, "the earlier checkpoint changed"

@@ -36,9 +36,11 @@ def test_readme_has_three_commands_per_platform():
             "pytest -n auto && node --test tests/js/" if test is sh[1] else "pytest }; if ($?) { node --test tests/js/"
         )
         assert "--group test " in test and test.rstrip("}").rstrip().endswith(ending)
-        # Current torch: the snippet and site-block tests, in a venv of their own.
+        # Current torch: the snippet and site-block tests, in a venv of their own, less the tests marked
+        # any_torch (their result cannot depend on torch's version): the whole-suite command runs those.
         assert "--group test-current" in current and ".venv-current" in current
         assert current.rstrip("}").rstrip().endswith("pytest --current-torch tests/snippets tests/pages/expanded/en")
+        assert "any_torch" not in test and "--current-torch" not in test
 
 
 def test_ci_runs_the_readme_test_commands():

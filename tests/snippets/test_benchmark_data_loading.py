@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from guide_harness import assert_one_line_error, run_snippet
+from guide_harness import run_snippet
 
 
 def benchmark_on_fashion_mnist(root, tmp_path, *options):
@@ -39,28 +39,6 @@ def test_times_both_recipes_and_prints_the_ratio(fashion_mnist_root, tmp_path):
     loader, preloaded = seconds["DataLoader + per-image transforms"], seconds["preloaded tensors on the device"]
     low, high = (loader - 0.005) / (preloaded + 0.005), (loader + 0.005) / max(preloaded - 0.005, 1e-9)
     assert low - 0.005 <= float(ratio.group(1)) <= high + 0.005, (ratio.group(1), loader, preloaded)
-
-
-def test_missing_dataset_is_one_line(tmp_path):
-    result = run_snippet(
-        "benchmark_data_loading.py", "--data-dir", str(tmp_path / "empty"), "--device", "cpu", cwd=tmp_path
-    )
-    assert_one_line_error(result, "mnist not found", "--download")
-
-
-def test_unknown_device_is_one_line(tmp_path):
-    assert_one_line_error(run_snippet("benchmark_data_loading.py", "--device", "tpu", cwd=tmp_path), "unknown device")
-
-
-def test_bad_arguments_are_one_line(tmp_path):
-    assert_one_line_error(
-        run_snippet("benchmark_data_loading.py", "--batch-size", "0", cwd=tmp_path), "--batch-size", "must be 1 or more"
-    )
-    assert_one_line_error(
-        run_snippet("benchmark_data_loading.py", "--num-workers", "-1", cwd=tmp_path),
-        "--num-workers",
-        "must be 0 or more",
-    )
 
 
 @pytest.fixture

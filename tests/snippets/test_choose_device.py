@@ -8,7 +8,7 @@ import pytest
 import torch
 
 import fake_directml
-from guide_harness import assert_one_line_error, load_snippet, run_snippet
+from guide_harness import load_snippet, run_snippet
 
 choose_device = load_snippet("choose_device")
 
@@ -155,20 +155,6 @@ def test_missing_xpu_index_is_refused(machine):
     machine(xpu=["Intel(R) Arc(TM) A770 Graphics"])
     with pytest.raises(choose_device.DeviceChoiceError, match=r"Intel XPU 1 was requested but 1 XPU device\(s\)"):
         choose_device.choose_device("xpu:1")
-
-
-def test_script_refuses_a_bad_device_in_one_line(tmp_path):
-    assert_one_line_error(run_snippet("choose_device.py", cwd=tmp_path, TORCH_DEVICE="tpu"), "unknown device 'tpu'")
-
-
-@pytest.mark.skipif(torch.xpu.is_available(), reason="this machine has an XPU")
-def test_script_refuses_an_absent_xpu_in_one_line(tmp_path):
-    # The real torch of this run, not a stand-in: its XPU API answers "no device" without a traceback.
-    assert_one_line_error(
-        run_snippet("choose_device.py", "--device", "xpu", cwd=tmp_path),
-        "Intel XPU 0 was requested but 0 XPU device(s)",
-        f"torch {torch.__version__}",
-    )
 
 
 @pytest.mark.directml

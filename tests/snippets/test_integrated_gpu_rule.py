@@ -17,6 +17,10 @@ import yaml
 
 from guide_harness import ROOT, SNIPPETS, load_snippet
 
+# Text, a table and stand-ins (torch.cuda replaced): the same under every torch, so the pins leg runs these
+# (pyproject.toml).
+pytestmark = pytest.mark.any_torch
+
 SCRIPTS = ("choose_device.py", "doctor.py", "troubleshooting/pick_adapter.py")
 VENDOR = re.compile(r"(AMD|Radeon|Intel|NVIDIA|Qualcomm)\b")
 GPUS = yaml.safe_load((ROOT / "docs" / "hooks" / "data" / "gpus.yml").read_text(encoding="utf-8"))["gpus"]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from guide_harness import SNIPPETS, assert_one_line_error, load_snippet, run_snippet
+from guide_harness import SNIPPETS, load_snippet, run_snippet
 
 VALIDATOR = Path(__file__).resolve().parents[2] / "docs" / "hooks" / "data" / "runs" / "validate.py"
 _spec = importlib.util.spec_from_file_location("run_report_validate", VALIDATOR)
@@ -79,20 +79,6 @@ def test_a_failed_training_check_is_in_the_report(monkeypatch):
 
     result = report.training_check(torch.device("cpu"), 10)
     assert result["passed"] is False and "drifts away" in result["reason"]
-
-
-def test_an_unknown_device_is_one_line(tmp_path):
-    result = run_snippet("report.py", "--device", "tpu", cwd=tmp_path)
-    assert_one_line_error(result, "unknown device 'tpu'")
-    assert result.returncode == 1
-
-
-def test_a_wrong_command_line_is_exit_2(tmp_path):
-    """The rest of report.py's bad input (no data, --steps 5, an --out it cannot write, Ctrl-C, no torch) is in
-    test_bad_input.py's table."""
-    result = run_snippet("report.py", "--dataset", "cifar", cwd=tmp_path)
-    assert_one_line_error(result)
-    assert result.returncode == 2
 
 
 def test_redacted_reaches_every_string():

@@ -19,8 +19,8 @@ import pytest
 
 from guide_harness import ROOT, SNIPPETS, run_python
 
-# any_torch: the run configurations are XML files read as PyCharm reads them; the scripts they start, with the
-# same parameters, are tested on both torch versions by the scripts' own tests.
+# PyCharm's files and argparse: a script stops right after parse_args, before any torch work, and the pytest
+# configuration is only collected. The same under every torch: the pins leg runs these (pyproject.toml).
 pytestmark = pytest.mark.any_torch
 
 RUN_DIR = SNIPPETS / ".run"
