@@ -106,6 +106,14 @@ QUERIES = {
     # model numbers glued to their letters (docs/javascripts/search/pipeline.js, normalise)
     "RX580": ((WHICH_GPU,), "review 2026-12-chinese-2 §6: RX580 / 7900XTX / 9070XT listed 0 sections"),
     "9070XT": ((WHICH_GPU,), "review 2026-12-chinese-2 §6: RX580 / 7900XTX / 9070XT listed 0 sections"),
+    # everyday words (docs/javascripts/search/rules.json: 不够 / 不足, 多卡 / distributed) and a page's own word (乱码)
+    "显存不够": ("zh/troubleshooting/#out-of-gpu-memory", "review 2026-12-chinese-3 minor 17: #out-of-gpu-memory 2nd"),
+    "多卡训练": (
+        ("zh/troubleshooting/#rocm-no-torch-distributed",),
+        "review 2026-12-chinese-3 minor 17: distributed 2nd",
+    ),
+    "乱码": ("zh/troubleshooting/#gbk-decode-errors", "review 2026-12-chinese-3 minor 17: no page said 乱码"),
+    "nms 不存在": ("zh/troubleshooting/#torchvision-nms-does-not-exist", "review 2026-12-chinese-3 minor 17: absent"),
     # a query naming a GPU of the GPU table lists the table (docs/javascripts/search/pipeline.js, withGpuTable)
     "780m rocm": (("zh/choose/#every-gpu",), "review 2026-12-chinese-3 minor 16: the GPU table in neither top three"),
     "7900xtx": (("zh/choose/#every-gpu",), "review 2026-12-chinese-3 minor 16: the GPU table in neither top three"),
