@@ -271,6 +271,11 @@ test("rank: a section's back-end from its anchor, else from what its text names 
   assert.equal(tags["t/#xpu-oom"], "xpu");
   assert.deepEqual(search.wantedBackends("Out of memory", ctx), ["directml"]);
   assert.deepEqual(search.wantedBackends("XPU out of memory", ctx), ["xpu"]);
+  // torch names a back-end's libraries after it: c10_xpu.dll, c10_cuda.dll, torch_cuda.dll; its wheels +xpu, +rocm7.2
+  assert.deepEqual(search.wantedBackends('Error loading "c10_xpu.dll"', ctx), ["xpu"]);
+  assert.deepEqual(search.wantedBackends("torch_cuda.dll", ctx), ["cuda"]);
+  assert.deepEqual(search.wantedBackends("torch 2.9.0+rocm7.2", ctx), ["rocm"]);
+  assert.deepEqual(search.wantedBackends("cudnn64_9.dll, xpumanager, rocmsmi", ctx), ["directml"]); // other words
 });
 
 test("rank: the back-end the query names wins, DirectML's where it names none; a Windows section keeps its score", () => {
