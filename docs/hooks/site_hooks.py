@@ -91,6 +91,6 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
 @event_priority(10)  # guide.i18n's: before mkdocs-jupyter's on_post_build (0)
 def on_post_build(config: MkDocsConfig) -> None:
     """Every notebook's cached rendering kept (guide.i18n); the scripts' archive that the chooser links,
-    guide-scripts.zip (guide.gpu_pages)."""
+    guide-scripts.zip, and the GPU table's names for the site search, gpus.json (guide.gpu_pages)."""
     i18n.on_post_build(config)
     gpu_pages.on_post_build(config)

@@ -6,6 +6,7 @@ The chooser's own behaviour in a browser is tests/site/test_chooser.py.
 from __future__ import annotations
 
 import ast
+import json
 import re
 
 import pytest
@@ -287,3 +288,15 @@ def test_the_chinese_lists_are_punctuated_as_chinese():
     assert (
         "不行时" in gpu_pages.RECIPE_TEXT["zh"]["fallback"] and " 不行时" not in gpu_pages.RECIPE_TEXT["zh"]["fallback"]
     )
+
+
+def test_the_search_reads_every_gpu_name_and_alias(tmp_path):
+    """gpus.json, beside the search's scripts, holds each GPU's name and aliases: the site search lists the GPU
+    table's section for a query naming one (docs/javascripts/search/pipeline.js, namesGpu), and the table itself
+    is out of the search index."""
+    written = gpu_pages.write_search_names(tmp_path)
+    names = json.loads(written.read_text(encoding="utf-8"))
+    for gpu in gpus.load():
+        assert gpu.name in names and set(gpu.aliases) <= set(names), gpu.name
+    rules = json.loads((ROOT / "docs/javascripts/search/rules.json").read_text(encoding="utf-8"))
+    assert written == tmp_path / "javascripts/search" / rules["gpu_table"]["names"]

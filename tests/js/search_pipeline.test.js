@@ -271,6 +271,11 @@ test("rank: a section's back-end from its anchor, else from what its text names 
   assert.equal(tags["t/#xpu-oom"], "xpu");
   assert.deepEqual(search.wantedBackends("Out of memory", ctx), ["directml"]);
   assert.deepEqual(search.wantedBackends("XPU out of memory", ctx), ["xpu"]);
+  // torch names a back-end's libraries after it: c10_xpu.dll, c10_cuda.dll, torch_cuda.dll; its wheels +xpu, +rocm7.2
+  assert.deepEqual(search.wantedBackends('Error loading "c10_xpu.dll"', ctx), ["xpu"]);
+  assert.deepEqual(search.wantedBackends("torch_cuda.dll", ctx), ["cuda"]);
+  assert.deepEqual(search.wantedBackends("torch 2.9.0+rocm7.2", ctx), ["rocm"]);
+  assert.deepEqual(search.wantedBackends("cudnn64_9.dll, xpumanager, rocmsmi", ctx), ["directml"]); // other words
 });
 
 test("rank: the back-end the query names wins, DirectML's where it names none; a Windows section keeps its score", () => {
@@ -306,4 +311,76 @@ test("thisEdition: a title's words that many sections hold count as text, the ot
   assert.equal(edition.config.fields.heading.boost, rules.weights.title.en - 1);
   const off = search.thisEdition(BACKENDS, false, { ...rules, weights: { ...rules.weights, shared_title: { value: 0 } } });
   assert.equal(off.docs[0].heading, undefined);
+});
+
+// ---------------------------------------------------------------- the GPU table for a query naming a GPU
+
+// The names as docs/hooks/guide/gpu_pages.py writes them into gpus.json (a name, then its aliases).
+const GPU_NAMES = [
+  "AMD Radeon RX 7900 XTX", "7900XTX", "AMD Radeon 780M Graphics", "AMD Radeon(TM) 780M Graphics", "780M",
+  "Radeon RX 580", "RX 580", "Intel(R) Arc(TM) A770 Graphics", "A770", "Intel(R) Arc(TM) 140V GPU (16GB)",
+];
+const GPUS = search.gpuNames(GPU_NAMES);
+
+test("namesGpu: a model glued to its letters, or a model's number beside a word the names write next to it", () => {
+  for (const text of ["7900xtx", "780m rocm", "RX580", "rx 580 not detected by torch-directml on windows", "A770训练",
+    "my 7900 XTX is not used by torch-directml at all"]) {
+    assert.ok(search.namesGpu(text, GPUS), text);
+  }
+});
+
+test("namesGpu: a bare number counts in a short typed query only; sizes, wheels and codes are no GPU", () => {
+  assert.ok(search.namesGpu("580 rocm", GPUS));
+  for (const text of ['File "train.py", line 580, in <module> raise err', "16GB", "torch-2.7.0+cu130", "WinError 126",
+    "gfx1100", "5800X3D"]) {
+    assert.ok(!search.namesGpu(text, GPUS), text);
+  }
+  assert.ok(!search.namesGpu("7900xtx", null)); // without gpus.json the search runs as before
+});
+
+const CHOOSER = {
+  config: INDEX.config,
+  docs: [
+    { location: "t/", title: "Troubleshooting", text: "" },
+    { location: "t/#a", title: "A", text: "" },
+    { location: "t/#b", title: "B", text: "" },
+    { location: "t/#c", title: "C", text: "" },
+    { location: "t/#d", title: "D", text: "" },
+    { location: "choose/", title: "Choose your path", text: "" },
+    { location: "choose/#every-gpu", title: "Every GPU", text: "What the chooser reads." },
+    { location: "zh/choose/#every-gpu", title: "全部显卡", text: "" },
+  ],
+};
+
+function tableRanking(chinese = false) {
+  const plain = { ...rules, weights: { ...rules.weights, pairs: { value: 0 }, runs: { value: 0 }, backend: { value: 0 } } };
+  const edition = search.thisEdition(CHOOSER, chinese, plain);
+  return search.ranking(edition, search.vocabulary(edition, plain), GPU_NAMES);
+}
+
+const sectionsOf = (entries) => entries.flat().filter((d) => d.location.includes("#"));
+
+test("rerank: a query naming a GPU lists the GPU table's section third when it ranked lower, above it unchanged", () => {
+  const ctx = tableRanking();
+  assert.equal(ctx.gpuTable, "choose/#every-gpu");
+  const items = [[doc("t/", 1), doc("t/#a", 10), doc("t/#b", 9), doc("t/#c", 8), doc("t/#d", 7)], [doc("choose/", 1), doc("choose/#every-gpu", 2)]];
+  const named = sectionsOf(search.rerank(items, "7900xtx rocm", ctx)).map((d) => d.location);
+  assert.deepEqual(named, ["t/#a", "t/#b", "choose/#every-gpu", "t/#c", "t/#d"]);
+  const plain = sectionsOf(search.rerank(items, "rocm runs slowly", ctx)).map((d) => d.location);
+  assert.deepEqual(plain, ["t/#a", "t/#b", "t/#c", "t/#d", "choose/#every-gpu"]);
+  const higher = [[doc("choose/", 1), doc("choose/#every-gpu", 20)], [doc("t/", 1), doc("t/#a", 10)]];
+  assert.deepEqual(sectionsOf(search.rerank(higher, "780M", ctx)).map((d) => d.location), ["choose/#every-gpu", "t/#a"]);
+});
+
+test("rerank: the GPU table's section is added, headed by its page, when the engine did not list it", () => {
+  const ctx = tableRanking();
+  const items = [[doc("t/", 1), doc("t/#a", 10), doc("t/#b", 9), doc("t/#c", 8)]];
+  const entries = search.rerank(items, "RX 580", ctx);
+  assert.deepEqual(sectionsOf(entries).map((d) => d.location), ["t/#a", "t/#b", "choose/#every-gpu", "t/#c"]);
+  const own = entries.find((entry) => entry.some((d) => d.location === "choose/#every-gpu"));
+  assert.deepEqual(own.map((d) => d.location), ["choose/", "choose/#every-gpu"]);
+  assert.deepEqual(sectionsOf(search.rerank([], "7900xtx", ctx)).map((d) => d.location), ["choose/#every-gpu"]);
+  const zh = tableRanking(true);
+  assert.equal(zh.gpuTable, "zh/choose/#every-gpu");
+  assert.deepEqual(sectionsOf(search.rerank([], "780m 能用吗", zh)).map((d) => d.location), ["zh/choose/#every-gpu"]);
 });

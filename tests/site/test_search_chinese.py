@@ -75,7 +75,11 @@ QUERIES = {
         "zh/troubleshooting/#out-of-gpu-memory",
         "pkuliyi2015/multidiffusion-upscaler-for-automatic1111#254: 依旧出现显存分配不足",
     ),
-    "找不到指定的程序": (REPLACED, "nunchux-ai/ComfyUI-nunchaku#815 (DLL load failed: 找不到指定的程序。)"),
+    # WinError 127's own member since the DLL family's section (a package built for another torch: nunchaku's wheel)
+    "找不到指定的程序": (
+        "zh/troubleshooting/#winerror-127",
+        "nunchux-ai/ComfyUI-nunchaku#815 (DLL load failed: 找不到指定的程序。)",
+    ),
     "禁止运行脚本": (CREATE, "review 2026-12: 无法加载文件 …Activate.ps1，因为在此系统上禁止运行脚本。"),
     "'conda' 不是内部或外部命令": (CREATE, "review 2026-12: 'conda' 不是内部或外部命令…"),
     "gbk codec can't decode": (
@@ -102,6 +106,17 @@ QUERIES = {
     # model numbers glued to their letters (docs/javascripts/search/pipeline.js, normalise)
     "RX580": ((WHICH_GPU,), "review 2026-12-chinese-2 §6: RX580 / 7900XTX / 9070XT listed 0 sections"),
     "9070XT": ((WHICH_GPU,), "review 2026-12-chinese-2 §6: RX580 / 7900XTX / 9070XT listed 0 sections"),
+    # everyday words (docs/javascripts/search/rules.json: 不够 / 不足, 多卡 / distributed) and a page's own word (乱码)
+    "显存不够": ("zh/troubleshooting/#out-of-gpu-memory", "review 2026-12-chinese-3 minor 17: #out-of-gpu-memory 2nd"),
+    "多卡训练": (
+        ("zh/troubleshooting/#rocm-no-torch-distributed",),
+        "review 2026-12-chinese-3 minor 17: distributed 2nd",
+    ),
+    "乱码": ("zh/troubleshooting/#gbk-decode-errors", "review 2026-12-chinese-3 minor 17: no page said 乱码"),
+    "nms 不存在": ("zh/troubleshooting/#torchvision-nms-does-not-exist", "review 2026-12-chinese-3 minor 17: absent"),
+    # a query naming a GPU of the GPU table lists the table (docs/javascripts/search/pipeline.js, withGpuTable)
+    "780m rocm": (("zh/choose/#every-gpu",), "review 2026-12-chinese-3 minor 16: the GPU table in neither top three"),
+    "7900xtx": (("zh/choose/#every-gpu",), "review 2026-12-chinese-3 minor 16: the GPU table in neither top three"),
 }
 
 
@@ -149,6 +164,7 @@ CHINESE_WINDOWS = {
     "'conda' 不是内部或外部命令，也不是可运行的程序 或批处理文件。": "setup/#2-create-the-environment-and-install-torch-directml",
     "conda : 无法将“conda”项识别为 cmdlet、函数、脚本文件或可运行程序的名称。": "setup/#2-create-the-environment-and-install-torch-directml",
     'OSError: [WinError 126] 找不到指定的模块。 Error loading "...\\torch\\lib\\c10.dll" or one of its dependencies.': "troubleshooting/#winerror-126-or-1114-c10dll",
+    'OSError: [WinError 127] 找不到指定的程序。 Error loading "...\\torch\\lib\\torch_python.dll" or one of its dependencies.': "troubleshooting/#winerror-127",
     'OSError: [WinError 1114] 动态链接库(DLL)初始化例程失败。 Error loading "...\\torch\\lib\\c10.dll" or one of its dependencies.': "troubleshooting/#winerror-126-or-1114-c10dll",
     "OSError: [WinError 4551] 应用程序控制策略已阻止此文件。": "troubleshooting/#winerror-4551-smart-app-control",
     'OSError: [WinError 193] %1 不是有效的 Win32 应用程序。 Error loading "...\\torch\\lib\\cublas64_12.dll" or one of its dependencies.': "troubleshooting/#winerror-193",

@@ -310,6 +310,19 @@ def test_a_model_number_glued_to_its_letters_finds_the_gpu_table(site, browser):
     assert "why-directml/#which-one-for-your-gpu" in found[:3], found[:3]
 
 
+@pytest.mark.parametrize("query", ["7900xtx", "RX 580 not detected", "780M"])
+def test_a_query_naming_a_gpu_lists_the_gpu_table(site, browser, query):
+    """A model number the GPU table knows (docs/hooks/data/gpus.yml, gpus.json beside the search's scripts) lists
+    the chooser's GPU table within the first three; the table is out of the index, so lunr alone never lists it
+    (docs/javascripts/search/pipeline.js, withGpuTable)."""
+    _, base = site
+    page = browser.new_page()
+    page.goto(base)
+    found = sections_for(page, query)
+    page.close()
+    assert "choose/#every-gpu" in found[:3], found[:3]
+
+
 # What the page hands Material's result list (the last result message), recorded as the page builds it.
 RECORD_RESULTS = """
 const GuideEvent = window.MessageEvent;

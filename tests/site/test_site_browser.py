@@ -120,7 +120,7 @@ def test_every_copy_button_copies_its_block(site, context):
 
 # ---------------------------------------------------------------- search
 
-PROBLEMS_JS = """() => [...document.querySelectorAll('article h3[id]')].map(h => {
+PROBLEMS_JS = """() => [...document.querySelectorAll('article h3[id], article h4[id]')].map(h => {
   const next = h.nextElementSibling;
   const block = next && next.matches('div.highlight') && !next.querySelector('.filename') ? next.querySelector('code') : null;  // textContent: innerText is empty for a block the browser has not laid out yet
   return {id: h.id, message: block ? block.textContent : null};

@@ -855,8 +855,26 @@ def build_scripts_zip(site_dir: Path) -> Path:
     return target
 
 
+SEARCH_NAMES = "javascripts/search/gpus.json"
+
+
+def search_names() -> list[str]:
+    """Every GPU's name and aliases, as the site search reads a query against them (docs/javascripts/search/
+    pipeline.js, namesGpu: a query naming one lists the GPU table's section among its first three)."""
+    return [name for gpu in gpus.load() for name in (gpu.name, *gpu.aliases)]
+
+
+def write_search_names(site_dir: Path) -> Path:
+    """gpus.json beside the search's scripts: the GPU table's names (the table is out of the search index)."""
+    target = site_dir / SEARCH_NAMES
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(json.dumps(search_names(), ensure_ascii=False), encoding="utf-8")
+    return target
+
+
 def on_post_build(config):  # MkDocs hook signature
     build_scripts_zip(Path(config["site_dir"]))
+    write_search_names(Path(config["site_dir"]))
 
 
 def choices(language: str, key: str) -> str:

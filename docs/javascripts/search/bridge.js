@@ -13,15 +13,20 @@
   var SETUP = 0, QUERY = 2, RESULT = 3;
   var pipeline = window.guideSearch;
   var chinese = document.documentElement.lang === "zh";
-  var SHOWN = 3, FEW = 3, rules = null;
+  var SHOWN = 3, FEW = 3, rules = null, gpuNames = [];
+  var here = document.currentScript.src;
   // The data (docs/javascripts/search/rules.json), beside this script; requested now, long before the index
   // (which waits for the first paint), and waited for by the worker's messages.
-  var ready = fetch(new URL("rules.json", document.currentScript.src)).then(function (response) {
+  var ready = fetch(new URL("rules.json", here)).then(function (response) {
     return response.json();
   }).then(function (data) {
     rules = data;
     SHOWN = rules.weights.shown.value;
     FEW = rules.weights.few.value;
+    // The GPU table's names (gpus.json, written beside this script at build time by docs/hooks/guide/gpu_pages.py).
+    return fetch(new URL(rules.gpu_table.names, here)).then(function (response) { return response.json(); });
+  }).then(function (names) {
+    if (Array.isArray(names)) gpuNames = names;
   }).catch(function () {});  // without its data the search runs as Material's own
 
   // A page's top sections are shown, not one: Material folds the rest under "N more on this page"; the first
@@ -92,7 +97,7 @@
     if (message && message.type === SETUP && message.data && Array.isArray(message.data.docs)) {
       var index = pipeline.thisEdition(message.data, chinese, rules);
       vocab = pipeline.vocabulary(index, rules);
-      ranking = pipeline.ranking(index, vocab);
+      ranking = pipeline.ranking(index, vocab, gpuNames);
       args[0] = { type: SETUP, data: index };
     } else if (message && message.type === QUERY && typeof message.data === "string" && vocab) {
       asked = Object.assign({ text: message.data }, pipeline.rewrite(message.data, vocab, chinese));

@@ -12,6 +12,7 @@
  *   serialise  the terms as the engine's query text: the only stage that writes an operator, each term once
  * and the engine's answer through:
  *   rerank     sections by the share of the query's word pairs and runs they hold as written
+ *   withGpuTable  a query naming a GPU of the GPU table (gpus.json) gets that table's section in the first three
  *   inScoreOrder / holdersFirst  sections in one order, a page's run of sections an entry of its own
  * The data (equivalents, fillers, stop words, weights, each with why it is general) is
  * docs/javascripts/search/rules.json. The evaluation: tests/site/test_search_eval.py.
@@ -412,13 +413,81 @@
   }
 
   // A section's evidence of holding the message as written: the shares of the query's word pairs, and of its
-  // longer runs, that its own text holds as neighbours.
-  function ranking(index, vocab) {
+  // longer runs, that its own text holds as neighbours. `names`: the GPU table's names and aliases (gpus.json).
+  function ranking(index, vocab, names) {
+    var table = vocab.rules.gpu_table;
+    var tableDoc = table && index.docs.filter(function (doc) { return doc.location.endsWith(table.section); })[0];
     return {
       vocab: vocab, docs: new Map(index.docs.map(function (doc) { return [doc.location, doc]; })), cache: new Map(),
       stop: new Set(vocab.rules.en_stop.words),
-      backends: vocab.rules.backends.names.map(function (b) { return { name: b.name, pattern: new RegExp(b.pattern, "gi") }; })
+      backends: vocab.rules.backends.names.map(function (b) { return { name: b.name, pattern: new RegExp(b.pattern, "gi") }; }),
+      gpus: names && names.length && tableDoc ? gpuNames(names) : null, gpuTable: tableDoc ? tableDoc.location : null
     };
+  }
+
+  // ------------------------------------------------------------------ GPU names
+
+  // A model's word: a digit in it, three characters at least, not a memory size (16GB).
+  function isModel(word) { return /\d/.test(word) && word.length >= 3 && !/^\d+gb$/.test(word); }
+
+  function lowerWords(text) { return text.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean); }
+
+  // The GPU table's names as a query is read against them: the models' words (9070, 9070xt, 780m, a770), and the
+  // words the names write just before a model's number (rx, rtx, arc, graphics) and just after it (xt, xtx, gre).
+  function gpuNames(names) {
+    var keys = new Set(), before = new Set(), after = new Set();
+    names.forEach(function (name) {
+      var words = lowerWords(name);
+      words.forEach(function (word, i) {
+        if (!isModel(word)) return;
+        keys.add(word);
+        if (/^[a-z]+$/.test(words[i - 1] || "")) before.add(words[i - 1]);
+        if (/^[a-z]+$/.test(words[i + 1] || "")) after.add(words[i + 1]);
+      });
+    });
+    return { keys: keys, before: before, after: after };
+  }
+
+  // Whether a query names a GPU of the table: a model's word glued to its letters (7900xtx, 780m, a770; rx580 by its
+  // number), or a bare number of a model next to a word the names write beside it (RX 580, 7900 XTX) or in a short
+  // typed query (a number alone in a pasted message is a line, a size or a code more often than a GPU).
+  function namesGpu(text, gpus) {
+    if (!gpus) return false;
+    var words = lowerWords(text);
+    return words.some(function (word, i) {
+      if (!isModel(word)) return false;
+      if (/[a-z]/.test(word)) return gpus.keys.has(word) || (/^[a-z]+\d+$/.test(word) && gpus.keys.has(word.replace(/^[a-z]+/, "")));
+      if (!gpus.keys.has(word)) return false;
+      return words.length <= 4 || gpus.before.has(words[i - 1]) || gpus.after.has(words[i + 1]);
+    });
+  }
+
+  // The GPU table's section among the first `rank` sections, for a query that names a GPU: the table holds every
+  // name and alias with its path (it is left out of the index: its 100 names would match any message naming a GPU),
+  // and the sections above it keep their place. Missing from the answer, it is added, headed by its page.
+  function withGpuTable(groups, location, rank, ctx) {
+    var table = null, others = [];
+    groups.forEach(function (group) {
+      group.forEach(function (doc) {
+        if (!isSection(doc)) return;
+        if (doc.location === location) table = doc;
+        else others.push(doc.score);
+      });
+    });
+    others.sort(function (a, b) { return b - a; });
+    var floor = others.length >= rank ? others[rank - 1] * (1 + 1e-6) : 0;
+    if (table) {
+      if (table.score >= floor) return groups;
+      return groups.map(function (group) {
+        return group.map(function (doc) { return doc.location === location ? Object.assign({}, doc, { score: floor }) : doc; });
+      });
+    }
+    var source = ctx.docs.get(location), page = ctx.docs.get(pageOf({ location: location }));
+    if (!source) return groups;
+    var score = floor || (others.length ? others[others.length - 1] * 0.999 : 1);
+    var added = [Object.assign({}, source, { score: score, terms: {} })];
+    if (page) added.unshift(Object.assign({}, page, { score: score, terms: {} }));
+    return groups.concat([added]);
   }
 
   // The back-ends a text names, each with how often.
@@ -503,7 +572,9 @@
   }
 
   function rerank(items, text, ctx) {
-    if (!ctx || !items.length) return items;
+    if (!ctx) return items;
+    var table = namesGpu(text, ctx.gpus) ? ctx.gpuTable : null;
+    if (!items.length && !table) return items;
     var list = tokens(text, ctx.vocab);
     var pairs = runsOf(list, 2, ctx.stop), runs = runsOf(list, 3, ctx.stop), han = hanRuns(text);
     var wanted = wantedBackends(text, ctx);
@@ -516,6 +587,7 @@
         return Object.assign({}, doc, { score: doc.score * factor / (other ? 1 + w.backend.value : 1) });
       }).sort(function (a, b) { return b.score - a.score; });
     });
+    if (table) groups = withGpuTable(groups, table, ctx.vocab.rules.gpu_table.rank, ctx);
     return inScoreOrder(groups.sort(function (a, b) { return rankOf(b) - rankOf(a); }));
   }
 
@@ -584,7 +656,7 @@
     normalise: normalise, dropPaths: dropPaths, splitModels: splitModels, dropFillers: dropFillers,
     cutRun: cutRun, tokenise: tokenise, weight: weight, expandEquivalents: expandEquivalents,
     serialise: serialise, rewrite: rewrite,
-    ranking: ranking, backendTags: backendTags, wantedBackends: wantedBackends, hanRuns: hanRuns, tokens: tokens, runsOf: runsOf, rerank: rerank, rankOf: rankOf,
+    ranking: ranking, gpuNames: gpuNames, namesGpu: namesGpu, withGpuTable: withGpuTable, backendTags: backendTags, wantedBackends: wantedBackends, hanRuns: hanRuns, tokens: tokens, runsOf: runsOf, rerank: rerank, rankOf: rankOf,
     inScoreOrder: inScoreOrder, holdersFirst: holdersFirst, sectionCount: sectionCount
   };
 });
