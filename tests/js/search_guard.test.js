@@ -12,10 +12,12 @@ const vm = require("node:vm");
 const root = path.join(__dirname, "..", "..");
 const guard = fs.readFileSync(path.join(root, "docs/assets/javascripts/workers/search_guard.js"), "utf8");
 
+// .venv/lib/pythonX.Y/site-packages on Linux and macOS, .venv\Lib\site-packages on Windows
 function materialWorkers() {
   const lib = path.join(root, ".venv", "lib");
-  for (const python of fs.existsSync(lib) ? fs.readdirSync(lib) : []) {
-    const dir = path.join(lib, python, "site-packages/material/templates/assets/javascripts/workers");
+  const found = fs.existsSync(lib) ? fs.readdirSync(lib).map((name) => path.join(lib, name, "site-packages")) : [];
+  for (const packages of [path.join(root, ".venv", "Lib", "site-packages"), ...found]) {
+    const dir = path.join(packages, "material", "templates", "assets", "javascripts", "workers");
     if (fs.existsSync(dir)) return dir;
   }
   throw new Error("Material is not installed in .venv: run the README's install command first");
