@@ -479,12 +479,28 @@ LOADER_ERRORS = [
         "winerror-126-or-1114-c10dll",
     ),
     (
-        r"torch_directml_native|procedure could not be found"
-        r"|undefined symbol|WinError 127",
+        r"torch_directml_native|undefined symbol",
         "torch's libraries do not match a package built for another torch",
         "python -m pip install --force-reinstall torch-directml (or "
         "reinstall your torch build), then python -m pip check",
         "another-package-replaced-torch",
+    ),
+    (
+        r"WinError 127\b|procedure could not be found",
+        "DLLs of two different torch builds meet (old files in torch\\lib, "
+        "or a package built for another torch)",
+        "with torch-directml: python -m pip install --force-reinstall "
+        "torch-directml; without it: uninstall torch, torchvision and "
+        "torchaudio, then install them again in one command from one index",
+        "winerror-127",
+    ),
+    (
+        r"WinError 193\b",
+        "Windows cannot load a DLL: 32-bit, broken, or another Python's "
+        "file found first on PATH",
+        "use a 64-bit Python, create a new virtual environment and install "
+        "torch again into it",
+        "winerror-193",
     ),
     (
         r"No module named 'torch'",
@@ -495,6 +511,10 @@ LOADER_ERRORS = [
 ]
 
 
+# Files of two builds: with a ROCm, XPU or CUDA torch, fix that build.
+MISMATCH_ANCHORS = ("another-package-replaced-torch", "winerror-127")
+
+
 def import_findings(probe: dict, torch_version: str = "") -> list[Finding]:
     if probe.get("imported"):
         return [ok("import torch", f"works ({probe.get('version')})")]
@@ -503,7 +523,7 @@ def import_findings(probe: dict, torch_version: str = "") -> list[Finding]:
     for pattern, cause, fix, anchor in LOADER_ERRORS:
         if re.search(pattern, error, re.IGNORECASE):
             build = re.search(r"\+(rocm|xpu|cu)", torch_version)
-            if anchor == "another-package-replaced-torch" and build:
+            if build and anchor in MISMATCH_ANCHORS:
                 # AMD's, Intel's or a CUDA torch: torch-directml's fix
                 # would replace it with torch-directml's torch.
                 fix = (
@@ -511,11 +531,12 @@ def import_findings(probe: dict, torch_version: str = "") -> list[Finding]:
                     "set-up page's tab for your GPU says, then python -m "
                     "pip check; do not install torch-directml here"
                 )
-                anchor = (
-                    ""
-                    if build[1] == "cu"
-                    else "rocm-or-xpu-build-replaced-by-cpu"
-                )
+                if anchor == "another-package-replaced-torch":
+                    anchor = (
+                        ""
+                        if build[1] == "cu"
+                        else "rocm-or-xpu-build-replaced-by-cpu"
+                    )
             section = trouble(anchor) if anchor else "setup/"
             return [
                 problem("import torch", f"{cause} ({first})", fix, section)

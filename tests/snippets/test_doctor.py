@@ -144,6 +144,23 @@ LOADER_CASES = [
         "ImportError: DLL load failed while importing torch_directml_native: The specified procedure could not be found.",
         "another-package-replaced-torch",
     ),
+    # zeyad-mansour/lunar#58; guoyww/AnimateDiff#374 as a Chinese Windows prints it
+    (
+        "OSError: [WinError 127] The specified procedure could not be found. Error loading "
+        '"...\\torch\\lib\\c10_cuda.dll" or one of its dependencies.',
+        "winerror-127",
+    ),
+    (
+        "OSError: [WinError 127] \u627e\u4e0d\u5230\u6307\u5b9a\u7684\u7a0b\u5e8f\u3002 Error loading "
+        '"...\\torch\\lib\\torch_python.dll" or one of its dependencies.',
+        "winerror-127",
+    ),
+    # pytorch/pytorch#27693
+    (
+        "OSError: [WinError 193] %1 is not a valid Win32 application. Error loading "
+        '"...\\torch\\lib\\caffe2_detectron_ops.dll" or one of its dependencies.',
+        "winerror-193",
+    ),
 ]
 
 
@@ -502,9 +519,14 @@ def test_torch_directml_beside_another_torch(torch_version, keeps_torch):
     ],
 )
 def test_a_mismatched_library_beside_another_build_is_not_sent_to_torch_directml(torch_version, section):
-    """'procedure could not be found' in a ROCm, XPU or CUDA environment: reinstalling torch-directml would
-    replace that torch (issue 30), so the fix is the reader's own build."""
+    """A mismatched library in a ROCm, XPU or CUDA environment: reinstalling torch-directml would replace that
+    torch (issue 30), so the fix is the reader's own build; WinError 127 keeps its own section, which says so."""
+    [native] = doctor.import_findings(
+        {"imported": False, "error": "ImportError: torch_directml_native.pyd: undefined symbol"}, torch_version
+    )
+    assert native.section == section and f"reinstall your torch build ({torch_version})" in native.fix
     error = "OSError: [WinError 127] The specified procedure could not be found."
+    section = "troubleshooting/#winerror-127"
     [finding] = doctor.import_findings({"imported": False, "error": error}, torch_version)
     assert "install torch-directml" not in finding.fix.replace("do not install torch-directml", ""), finding.fix
     assert f"reinstall your torch build ({torch_version})" in finding.fix and finding.section == section
