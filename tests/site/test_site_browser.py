@@ -21,7 +21,6 @@ from browser_support import (
     search,
     skip_module_without_browser,
 )
-from guide.directives import with_directives
 from guide.page import Page
 from guide_harness import DOCS, ROOT, page_source
 from site_server import page_urls
@@ -349,7 +348,9 @@ def test_axe_finds_no_violations(site, browser, scheme):
 # ---------------------------------------------------------------- the Chinese edition
 # tests/pages/test_i18n.py checks the built files; these check what a reader does with them: types a Chinese word
 # into the search box (Material segments Chinese in the browser against the words jieba put in the index),
-# switches language on a page, and copies code from a Chinese page.
+# switches language on a page. What a Chinese page's copy buttons copy: test_every_copy_button_copies_its_block (each
+# block of each page of both editions, against the page's source) with tests/pages/test_i18n.py (the Chinese
+# source's blocks are the English page's, but for its own stretches and blocks marked translated).
 
 # The section a reader should see first for each query (a string), or sections of which one must be
 # among the first three shown (a tuple). 检查点: the troubleshooting page's boost (docs/hooks/guide/search_boost.py,
@@ -399,51 +400,3 @@ def test_language_switch_keeps_the_page(site, browser, path):
     page.wait_for_load_state()
     assert page.url == base + path, page.url
     page.close()
-
-
-def _copied_blocks(page, url: str) -> list[str]:
-    page.goto(url)
-    page.evaluate("document.querySelectorAll('article details').forEach(d => d.open = true)")
-    buttons = page.locator("article button.md-code__button[data-md-type=copy]")
-    copied = []
-    for number in range(buttons.count()):
-        page.evaluate("navigator.clipboard.writeText('')")
-        buttons.nth(number).dispatch_event("click")  # also in closed tabs
-        copied.append(page.evaluate("navigator.clipboard.readText()"))
-    return copied
-
-
-@pytest.mark.parametrize("path", ["setup/", "verification/", "mnist-training/", "troubleshooting/"])
-def test_copy_buttons_on_a_chinese_page_copy_the_english_pages_code(site, browser, path):
-    """What a reader copies from the Chinese page is what the tested English page gives: every block, in order."""
-    _, base = site
-    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
-    page = context.new_page()
-    english = _copied_blocks(page, base + path)
-    own, translated = _own_blocks(path), _translated_blocks(path)  # indexes on the Chinese page
-    # (number on the Chinese page, text) of the blocks the English page has too: not its own stretches'
-    chinese = [(n, text) for n, text in enumerate(_copied_blocks(page, base + "zh/" + path)) if n not in own]
-    context.close()
-    assert len(english) >= 3 and all(text.strip() for text in english), english[:3]
-    assert len(chinese) == len(english)
-    for en, (number, zh) in zip(english, chinese, strict=True):
-        if number not in translated:
-            assert zh == en, f"zh/{path} code block {number + 1} copies other text than the English page's"
-
-
-def _own_blocks(path: str) -> set[int]:
-    """Indexes of the Chinese page's code blocks that only it has (inside <!-- site-block: edition=zh -->)."""
-    from guide.directives import edition_regions
-
-    page = DOCS / ((path.rstrip("/") or "index") + ".zh.md")
-    source = page_source(page)
-    regions = edition_regions(source, page.name)
-    starts = [fence.line for fence in Page.parse(source, page.name).fences]
-    return {number for number, line in enumerate(starts) if any(r.start < line < r.end for r in regions)}
-
-
-def _translated_blocks(path: str) -> set[int]:
-    """Indexes of the code blocks that the Chinese page translates on purpose (<!-- site-block: i18n=translated -->)."""
-    page = DOCS / ((path.rstrip("/") or "index") + ".zh.md")
-    fences = with_directives(Page.parse(page_source(page), page.relative_to(DOCS).as_posix())).fences
-    return {number for number, fence in enumerate(fences) if fence.directives.get("i18n") == "translated"}

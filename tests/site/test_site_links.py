@@ -3,13 +3,16 @@ afresh by its link (as a search result, a shared link or another page's link ope
 (as the table of contents opens it).
 
 Afresh, the page is loaded for that heading (a different query string each time, as Material's search
-results carry ``?h=``); in-page, the heading's id is set as the location's hash in the page loaded for the
-heading before it. Each heading is opened once (SHARE): by its number on its page, numbers 0, 1 of each four
-at the desktop width and 2, 3 at the phone width, the even ones afresh and the odd ones in-page; so each page
-is opened both ways at both widths (the page's title, number 0, is loaded at both, and that load lists the
-headings). Opening every heading both ways at both widths took 390 s of a CI run's core-seconds (2026-12-04);
-what moves a heading off is the page's layout above it at a width (code blocks that render late), which each
-page's share still meets. Each heading is left until it has stopped moving, and it must sit where
+results carry ``?h=``); in-page, the heading's id is set as the location's hash in the page as it stands.
+Each heading is opened once (SHARE): by its number on its page, numbers 0-3 of each eight at the desktop
+width and 4-7 at the phone width; the first of each eight's share (0 or 4) afresh and the others in-page,
+and the page's title (number 0) is loaded at both widths. So each page is opened afresh at both widths,
+and in-page at both if it has six headings or more; the headings opened afresh reach down the whole page,
+one in eight. What moves a heading off is the page's layout above it at a width (code blocks that render
+late), which a deep heading opened afresh meets as any other would. Every heading both ways at both widths
+took 390 s of a CI run's core-seconds (2026-12-04); each once, half afresh, 154 s; a quarter afresh is about
+100 s (a load costs 0.25-0.45 s, an in-page jump 0.01-0.10 s, measured here on 2026-12-04).
+Each heading is left until it has stopped moving, and it must sit where
 Material's ``:target`` scroll margin puts it under the header, within TOLERANCE px, or, near the end of a
 page that cannot scroll further, the page must be scrolled to its end with the heading in view. Code
 blocks that render late (``content-visibility: auto`` in extra.css) moved headings thousands of pixels off
@@ -63,9 +66,9 @@ def headings(page) -> list[str]:
     )
 
 
-# Which headings each width opens, by the heading's number on its page (number % 4); the even ones afresh,
-# the odd ones in-page from the one before. The page's title (its h1, number 0) loads at both widths.
-SHARE = {1280: (0, 1), 375: (2, 3)}
+# Which headings each width opens, by the heading's number on its page (number % 8); the first of the share
+# afresh, the others in-page. The page's title (its h1, number 0) loads at both widths.
+SHARE = {1280: (0, 1, 2, 3), 375: (4, 5, 6, 7)}
 TITLE = re.compile(r'<h1 id="([^"]+)"')
 
 
@@ -78,9 +81,9 @@ def misses(page, base: str, url: str, width: int) -> tuple[int, list[str]]:
     missed = []
     for number, heading in enumerate(ids):
         loaded = number == 0 and heading == title  # the load above
-        if not loaded and number % 4 not in SHARE[width]:
+        if not loaded and number % 8 not in SHARE[width]:
             continue
-        fresh = loaded or number % 2 == 0
+        fresh = loaded or number % 8 == SHARE[width][0]
         if fresh and not loaded:
             page.goto(f"{base}{url}?link={number}#{heading}")
         elif not fresh:
