@@ -100,17 +100,27 @@ def in_contexts(items: list, work, contexts: int, abort: tuple[str, ...] = (), *
     return results
 
 
+# The search's status line: its prompt when the box is empty, "Initializing" until the index is built,
+# otherwise the count of results for the query in the box (English and Chinese).
+PROMPT = "/Type to start|键入以开始搜索/"
+WORKING = "/Type to start|Initializing|键入以开始搜索|正在初始化/"
+STATUS = "document.querySelector('.md-search-result__meta').innerText"
+FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
+
 def search(page, query: str) -> list[str]:
-    """Type ``query`` into the site search; the result links in order, as 'page/#section' or 'page/'."""
-    page.fill("input.md-search__input", query)
-    page.press("input.md-search__input", "End")  # the search reacts to key events, as with a paste
-    # Wait for the query to run: not the prompt, and not "Initializing search", in English or Chinese
-    # ("键入以开始搜索", "正在初始化搜索引擎").
-    page.wait_for_function(
-        "() => !/Type to start|Initializing|键入以开始搜索|正在初始化/"
-        ".test(document.querySelector('.md-search-result__meta').innerText)"
-    )
-    page.wait_for_timeout(200)
+    """Type ``query`` into the site search; the result links in order, as 'page/#section' or 'page/'.
+
+    The box is emptied first and the prompt awaited, so that the status line changes only with this query's
+    answer (the search reacts to key events, as with a paste); then two frames for the list to render."""
+    box = "input.md-search__input"
+    page.fill(box, "")
+    page.press(box, "End")
+    page.wait_for_function(f"() => {PROMPT}.test({STATUS})")
+    page.fill(box, query)
+    page.press(box, "End")
+    page.wait_for_function(f"() => !{WORKING}.test({STATUS})")
+    page.evaluate(FRAMES)
     hrefs = page.locator(".md-search-result__item a").evaluate_all("els => els.map(e => e.href)")
     return [re.sub(r"^https?://[^/]+/|\?h=[^#]*", "", href) for href in hrefs]
 

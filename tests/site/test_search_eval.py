@@ -81,13 +81,7 @@ VISIBLE_LINKS = "els => els.filter(e => !e.closest('details:not([open])')).map(e
 
 def sections_for(page, query: str) -> list[str]:
     """The sections shown for ``query``, in order, leaving out those folded under a page's "N more on
-    this page" (a reader does not see them; the box is emptied first, so that the wait in search() waits
-    for this query's results, not the last one's)."""
-    page.fill("input.md-search__input", "")
-    page.press("input.md-search__input", "End")
-    page.wait_for_function(
-        "() => /Type to start|键入以开始搜索/.test(document.querySelector('.md-search-result__meta').innerText)"
-    )
+    this page" (a reader does not see them)."""
     search(page, query)
     hrefs = page.locator(".md-search-result__item a").evaluate_all(VISIBLE_LINKS)
     return [h for h in (re.sub(r"^https?://[^/]+/|\?h=[^#]*", "", href) for href in hrefs) if "#" in h]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from browser_support import skip_module_without_browser
+from browser_support import FRAMES, skip_module_without_browser
 
 skip_module_without_browser()
 
@@ -66,7 +66,7 @@ def test_text_entered_without_a_key_searches(site, browser, edition, way):
     except Exception:  # playwright's TimeoutError
         meta = page.inner_text(".md-search-result__meta")
         pytest.fail(f"{edition or 'en'}: text entered by {way} searched nothing; the panel says {meta!r}")
-    page.wait_for_timeout(200)
+    page.evaluate(FRAMES)  # the list renders
     hrefs = page.locator(".md-search-result__item a").evaluate_all("els => els.map(e => e.href)")
     page.close()
     paths = [href.removeprefix(base) for href in hrefs]

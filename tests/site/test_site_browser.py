@@ -371,7 +371,6 @@ def test_chinese_search_finds_the_right_section(site, browser, query):
     _, base = site
     page = browser.new_page()
     page.goto(base + "zh/")
-    page.wait_for_timeout(500)  # the search worker loads the index
     sections = [r for r in search(page, query) if "#" in r]
     page.close()
     expected = FIRST[query]
