@@ -327,6 +327,12 @@ def test_404_page_is_styled(site, context):
 # ---------------------------------------------------------------- accessibility
 
 
+# The colour rules measure colours, which follow the scheme and the kind of element, not the language: so
+# they run on the English pages in the light scheme and on the Chinese ones in the dark, and the markup rules
+# on every page (in the light scheme). tests/pages/test_i18n.py holds the two editions to the same blocks,
+# admonitions, tables and tabs; the Chinese edition's own stretches are measured in the dark only. The colour
+# rules were 85 % of the axe run's time: every page in both schemes took 117 s of a run's core-seconds
+# (2026-12-04).
 @pytest.mark.slow
 @pytest.mark.parametrize("scheme", ["default", "slate"])
 def test_axe_finds_no_violations(site, browser, scheme):
@@ -336,11 +342,15 @@ def test_axe_finds_no_violations(site, browser, scheme):
     page = context.new_page()
     report = []
     for url in [*_pages(site_dir), "no/such/page/", "zh/no/such/page/"]:
+        chinese = url.startswith("zh/") or url == "zh"
+        if scheme == "slate" and not chinese:
+            continue
         open_built(page, base + url)
         assert page.evaluate("document.body.getAttribute('data-md-color-scheme')") == scheme
-        # the markup's rules once (default scheme), the colour rules in each scheme: a third of the slate run's time
-        only = None if scheme == "default" else COLOUR_RULES
-        report += axe_violations(page, f"{url or 'home'} [{scheme}]", only)
+        if scheme == "slate":
+            report += axe_violations(page, f"{url} [{scheme}]", only=COLOUR_RULES)
+        else:
+            report += axe_violations(page, f"{url or 'home'} [{scheme}]", skip=COLOUR_RULES if chinese else None)
     context.close()
     assert not report, "\n".join(report)
 
