@@ -149,7 +149,7 @@ def open_built(page, url: str) -> None:
     """Load url and wait until what Material and a11y.js build in the browser is there."""
     page.goto(url)
     page.wait_for_function(BUILT)
-    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    page.evaluate(FRAMES)
 
 
 def axe_violations(page, label: str, only: list[str] | None = None, skip: list[str] | None = None) -> list[str]:

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-from browser_support import FRAMES, skip_module_without_browser
+from browser_support import FRAMES, PROMPT, STATUS, WORKING, skip_module_without_browser
 
 skip_module_without_browser()
 
-PROMPT = "/Type to start|Initializing|键入以开始搜索|正在初始化/"
 
 # The events each way fires, in the browser's order. A synthetic paste or drop inserts nothing by
 # itself, so the script puts the text in the box where the browser would.
@@ -54,15 +53,13 @@ def test_text_entered_without_a_key_searches(site, browser, edition, way):
     page.goto(base + edition)
     page.click("input.md-search__input")  # opens the search; focus alone reads the (empty) box
     page.wait_for_function(  # the worker has the index: the panel asks for a query
-        "() => /Type to start|键入以开始搜索/.test(document.querySelector('.md-search-result__meta').innerText)"
+        f"() => {PROMPT}.test({STATUS})"
     )
     page.evaluate(
         f"([text]) => ({ENTER[way]})(document.querySelector('input.md-search__input'), text)", [QUERIES[edition]]
     )
     try:
-        page.wait_for_function(
-            f"() => !{PROMPT}.test(document.querySelector('.md-search-result__meta').innerText)", timeout=5000
-        )
+        page.wait_for_function(f"() => !{WORKING}.test({STATUS})", timeout=5000)
     except Exception:  # playwright's TimeoutError
         meta = page.inner_text(".md-search-result__meta")
         pytest.fail(f"{edition or 'en'}: text entered by {way} searched nothing; the panel says {meta!r}")
