@@ -68,6 +68,19 @@ test("normalise: a model number is split from its letters, a wheel's name is not
   assert.match(sent(wheel), /cp310-cp310-win_amd64\.whl\^1/);
 });
 
+test("normalise: a Windows error code printed as a signed decimal is searched in hexadecimal too", () => {
+  assert.equal(
+    search.normalise("torch_directml Unknown error -2147024809 on WSL2"),
+    "torch_directml Unknown error -2147024809 0x80070057 on WSL2",
+  );
+  assert.match(search.normalise("DXGI error -2005270523"), / 0x887A0005$/);
+  // Not a code: fewer than ten digits, out of range, or part of a word or version.
+  for (const text of ["line -123456789", "-2147483649", "v1.2-2147024809", "id-2147024809"]) {
+    assert.equal(search.normalise(text), text);
+  }
+  assert.match(sent("Unknown error -2147024809 on WSL2"), /(^| )0x80070057\^1( |$)/);
+});
+
 // ---------------------------------------------------------------- dropFillers
 
 test("dropFillers: question fillers and particles go, the question's words stay", () => {

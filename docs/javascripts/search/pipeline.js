@@ -108,8 +108,20 @@
     });
   }
 
+  // A Windows error code (an HRESULT) printed as a signed decimal ("Unknown error -2147024809") is also searched
+  // in the hexadecimal form that Windows' documentation and the pages write (0x80070057). A failure code has its
+  // top bit set, so it prints negative; ten digits (-1000000000 to -2147483648) take in the codes of Windows'
+  // facilities (0x8007..., 0x887A...) and leave out shorter numbers, more often lines, sizes or counts.
+  function withHexCodes(text) {
+    return text.replace(/(^|[^\w.-])-([12]\d{9})(?![\w.])/g, function (all, before, digits) {
+      var value = Number(digits);
+      if (value > 2147483648) return all;
+      return all + " 0x" + (4294967296 - value).toString(16).toUpperCase();
+    });
+  }
+
   function normalise(text, vocab) {
-    return splitModels(dropPaths(text), vocab).replace(/\s+/g, " ").trim();
+    return withHexCodes(splitModels(dropPaths(text), vocab)).replace(/\s+/g, " ").trim();
   }
 
   // ------------------------------------------------------------------ dropFillers
@@ -653,7 +665,7 @@
   return {
     RUN_END: RUN_END, OPERATOR: OPERATOR,
     vocabulary: vocabulary, thisEdition: thisEdition,
-    normalise: normalise, dropPaths: dropPaths, splitModels: splitModels, dropFillers: dropFillers,
+    normalise: normalise, withHexCodes: withHexCodes, dropPaths: dropPaths, splitModels: splitModels, dropFillers: dropFillers,
     cutRun: cutRun, tokenise: tokenise, weight: weight, expandEquivalents: expandEquivalents,
     serialise: serialise, rewrite: rewrite,
     ranking: ranking, gpuNames: gpuNames, namesGpu: namesGpu, withGpuTable: withGpuTable, backendTags: backendTags, wantedBackends: wantedBackends, hanRuns: hanRuns, tokens: tokens, runsOf: runsOf, rerank: rerank, rankOf: rankOf,
