@@ -170,6 +170,7 @@ CHINESE_WINDOWS = {
     'OSError: [WinError 193] %1 不是有效的 Win32 应用程序。 Error loading "...\\torch\\lib\\cublas64_12.dll" or one of its dependencies.': "troubleshooting/#winerror-193",
     "python : 无法将“python”项识别为 cmdlet、函数、脚本文件或可运行程序的名称。": "setup/#2-create-the-environment-and-install-torch-directml",
     "RuntimeError: GPU 设备实例已经暂停。使用 GetDeviceRemovedReason 以确定相应的措施。": "troubleshooting/#the-device-was-removed",
+    'OSError: [WinError 1455] 页面文件太小，无法完成操作。 Error loading "...\\torch\\lib\\cudnn_cnn_infer64_8.dll" or one of its dependencies.': "troubleshooting/#winerror-1455",
 }
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
