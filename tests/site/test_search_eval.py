@@ -130,7 +130,9 @@ def report(results: list[dict], title: str, drawn: int | None = None) -> None:
                 print(f"\n{title}, {name} {split}: first {first}/{judged}, within three {top3}/{judged}")
         judged, first, top3 = totals(part(results[drawn:], name, "held-out") if drawn else [])
         if judged:
-            print(f"{title}, {name} held-out, added after the draw: first {first}/{judged}, within three {top3}/{judged}")
+            print(
+                f"{title}, {name} held-out, added after the draw: first {first}/{judged}, within three {top3}/{judged}"
+            )
     misses = [
         f"  rank {r['rank'] or '-'}: {r['query'][:90]!r}\n    expected {r['expected']}, got {r['found']}"
         f"\n    ({r['source']})"
