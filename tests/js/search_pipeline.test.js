@@ -74,8 +74,9 @@ test("normalise: a Windows error code printed as a signed decimal is searched in
     "torch_directml Unknown error -2147024809 0x80070057 on WSL2",
   );
   assert.match(search.normalise("DXGI error -2005270523"), / 0x887A0005$/);
+  assert.match(search.normalise("Unknown error -2147024809."), /-2147024809 0x80070057\.$/); // a sentence's end
   // Not a code: fewer than ten digits, out of range, or part of a word or version.
-  for (const text of ["line -123456789", "-2147483649", "v1.2-2147024809", "id-2147024809"]) {
+  for (const text of ["line -123456789", "-2147483649", "v1.2-2147024809", "id-2147024809", "-2147024809.5"]) {
     assert.equal(search.normalise(text), text);
   }
   assert.match(sent("Unknown error -2147024809 on WSL2"), /(^| )0x80070057\^1( |$)/);

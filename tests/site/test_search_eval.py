@@ -122,7 +122,7 @@ def part(results: list[dict], name: str, split: str) -> list[dict]:
 def report(results: list[dict], title: str, drawn: int | None = None) -> None:
     """Prints first / within three per edition and part, and the tuning part's misses; of the held-out part,
     only its totals (reading its misses would tune the search to it), and apart the totals of its messages
-    added after the draw (the first `drawn`), which the search was never tuned on."""
+    after the first `drawn` (added after the draw), which the search was never tuned on."""
     for name in EDITIONS:
         for split in PARTS:
             judged, first, top3 = totals(part(results, name, split))

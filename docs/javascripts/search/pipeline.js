@@ -113,7 +113,7 @@
   // top bit set, so it prints negative; ten digits (-1000000000 to -2147483648) take in the codes of Windows'
   // facilities (0x8007..., 0x887A...) and leave out shorter numbers, more often lines, sizes or counts.
   function withHexCodes(text) {
-    return text.replace(/(^|[^\w.-])-([12]\d{9})(?![\w.])/g, function (all, before, digits) {
+    return text.replace(/(^|[^\w.-])-([12]\d{9})(?!\w|\.\d)/g, function (all, before, digits) {
       var value = Number(digits);
       if (value > 2147483648) return all;
       return all + " 0x" + (4294967296 - value).toString(16).toUpperCase();
