@@ -9,6 +9,7 @@
     {{ gpus.card GFX }}         the GPUs of one gfx target
     {{ gpus.gfx_examples }}     the set-up page's gfx targets for AMD's command, but for the example's
     {{ gpus.choices KEY }}      the processors behind an ambiguous name ("graphics", "840mgraphics"), each with its GPU
+    {{ gpus.detect FIELD }}     the box that proposes the GPU the browser names, for the input with id FIELD (home page)
 
 The install commands in {{ gpus.paths }} are read from docs/setup.md (setup.zh.md for the Chinese edition)
 at build time, fence by fence, so the chooser shows exactly what the set-up page shows. An unknown NAME
@@ -287,6 +288,40 @@ RECIPE_TEXT = {
         "facts": "此显卡的各后端",
         "sep": "；",
         "driver_checked": "[来源]({source})，核对于 {checked}",
+    },
+}
+
+
+# What the page says about the GPU the browser names (docs/javascripts/gpu/propose.js, with gpu/detect.js):
+# it proposes the name and asks; where the browser hides the GPU it says so and asks for the name.
+DETECT_TEXT = {
+    "en": {
+        "found": "Detected: **{name}** \u2014 is this your GPU?",
+        "use": "Use it",
+        "use_other": "Use {name}",
+        "refuse": "No, type it",
+        "laptop": "On a laptop with two GPUs the browser may name the other one: Task Manager's Performance tab "
+        "lists both.",
+        "others": "This browser sees more than one GPU: {list}. Choose the one you will train on.",
+        "unnamed": "{vendor} GPU, name not given",
+        "masked": "Your browser does not say which GPU this is: type its name as Task Manager's Performance tab "
+        "shows it.",
+        "masked_vendor": "Your browser names only the vendor ({vendor}), not the GPU: type its name as Task "
+        "Manager's Performance tab shows it.",
+        "software": "Your browser draws without your GPU (a software renderer, {name}), so it cannot say which "
+        "GPU you have: type its name as Task Manager's Performance tab shows it.",
+    },
+    "zh": {
+        "found": "检测到：**{name}** \u2014 这是你的显卡吗？",
+        "use": "就用它",
+        "use_other": "用 {name}",
+        "refuse": "不是，我来输入",
+        "laptop": "双显卡笔记本上，浏览器报告的可能是另一块显卡：任务管理器的“性能”页会列出两块。",
+        "others": "浏览器看到了不止一块显卡：{list}。请选你要用来训练的那一块。",
+        "unnamed": "{vendor} 显卡，未给出名称",
+        "masked": "浏览器没有说出这是哪块显卡：请按任务管理器“性能”页显示的名称输入。",
+        "masked_vendor": "浏览器只给出了厂商（{vendor}），没有给出显卡型号：请按任务管理器“性能”页显示的名称输入。",
+        "software": "浏览器没有用显卡绘图（软件渲染器 {name}），所以看不出你的显卡：请按任务管理器“性能”页显示的名称输入。",
     },
 }
 
@@ -810,6 +845,19 @@ def chooser_data(language: str) -> dict:
     }
 
 
+def detect(language: str, field: str, script_url: str = "javascripts/chooser.js") -> str:
+    """The box that proposes the GPU the browser names for the field with id ``field`` (the chooser's, the home
+    page's), empty until gpu/propose.js fills it: a live region, so that a screen reader hears the proposal.
+    ``script_url`` is chooser.js's URL from the page; the scripts sit beside it in gpu/."""
+    base = script_url[: -len("chooser.js")]
+    text = html.escape(json.dumps(DETECT_TEXT[language], ensure_ascii=False, separators=(",", ":")))
+    return (
+        f'<div class="gpu-detect" id="{field}-detect" data-field="{field}" data-text="{text}" '
+        'role="status" aria-live="polite"></div>'
+        f'<script src="{base}gpu/detect.js" defer></script><script src="{base}gpu/propose.js" defer></script>'
+    )
+
+
 def chooser(language: str, script_url: str) -> str:
     ui = TEXT[language]["ui"]
     options = "".join(f'<option value="{p}">{p}</option>' for p in recipes.PYTHONS)
@@ -827,7 +875,8 @@ def chooser(language: str, script_url: str) -> str:
         f'<p><label for="chooser-gpu">{ui["gpu"]}</label>'
         f'<input id="chooser-gpu" name="gpu" list="chooser-names" autocomplete="off" spellcheck="false" '
         f'placeholder="{html.escape(ui["placeholder"])}"></p>'
-        f'<datalist id="chooser-names">{names}</datalist>'
+        + detect(language, "chooser-gpu", script_url)
+        + f'<datalist id="chooser-names">{names}</datalist>'
         f"<fieldset><legend>{ui['win']}</legend>"
         '<label><input type="radio" name="win" value="11" checked> Windows 11</label> '
         '<label><input type="radio" name="win" value="10"> Windows 10</label></fieldset>'
@@ -900,6 +949,8 @@ def render(markdown: str, language: str, script_url: str = "javascripts/chooser.
             "gfx_examples": gfx_examples,
         }
         with_arg = {"backend_gpus": backend_gpus, "card": card, "choices": choices}
+        if name == "detect" and arg is not None:
+            return detect(language, arg, script_url)
         if name in renderers and arg is None:
             return renderers[name](language)
         if name in with_arg and arg is not None:
