@@ -53,11 +53,13 @@
 
   document.querySelectorAll(".gpu-detect[data-field]").forEach((box) => {
     const field = document.getElementById(box.dataset.field);
-    // A name already there (typed, or from a shared ?gpu= link) is the reader's: propose nothing.
-    if (!field || field.value.trim()) return;
+    // A name already there, typed or in a shared link's ?gpu= (chooser.js, which runs after this script,
+    // puts it into the field), is the reader's: propose nothing.
+    const named = () => field.value.trim() || new URLSearchParams(location.search).get(field.name);
+    if (!field || named()) return;
     const T = JSON.parse(box.dataset.text);
     detector.detect(window).then((found) => {
-      if (!field.value.trim()) propose(box, field, T, found);
+      if (!named()) propose(box, field, T, found);
     });
   });
 })();
