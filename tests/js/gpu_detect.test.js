@@ -96,13 +96,13 @@ const HIDDEN = [
 ];
 
 // Strings with no public page to quote: what this project's test machine showed (Debian's Chromium without
-// a GPU, 2026-12-05; tests/site/test_gpu_detect.py reads it live), the form issue 46 quotes for Chromium 94+
-// with a device ID, and ANGLE's "Google" vendor without SwiftShader, a browser's stand-in (constructed).
+// a GPU, 2026-12-05; tests/site/test_gpu_detect.py reads it live), the form issue 46 quotes for an AMD card
+// with its device ID (no public page with one was found), and ANGLE's "Google" vendor without SwiftShader, a browser's stand-in (constructed).
 const UNQUOTED = [
   ["ANGLE (Google, Vulkan 1.3.0 (SwiftShader Device (Subzero) (0x0000C0DE)), SwiftShader driver)",
     "this machine", "Chromium's SwiftShader fallback", { status: "software", name: "SwiftShader Device (Subzero)" }],
   ["ANGLE (AMD, AMD Radeon RX 6800 XT (0x000073BF) Direct3D11 vs_5_0 ps_5_0, D3D11)",
-    "issue 46", "AMD desktop, Chromium 94+ with the device ID",
+    "issue 46", "AMD desktop, with the device ID",
     { status: "found", vendor: "amd", name: "AMD Radeon RX 6800 XT", deviceId: "73bf" }],
   ["ANGLE (Google, Vulkan 1.3.0 (Example Device (0x00001234)), Google driver)",
     "constructed", "ANGLE's vendor Google: never a GPU of the reader's", { status: "masked" }],

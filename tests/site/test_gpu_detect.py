@@ -16,24 +16,28 @@ from browser_support import COLOUR_RULES, axe_violations, open_built, skip_modul
 
 skip_module_without_browser()
 
-# (renderer, where it was seen, the name proposed, the chooser's table entry once the reader uses it)
+# (renderer, where it was seen, the name proposed, the chooser's table entry once the reader uses it, the PCI
+# device ID the page reads from it)
 FOUND = [
     (
         "ANGLE (Radeon RX 580 Series Direct3D11 vs_5_0 ps_5_0)",
         "https://github.com/pmndrs/detect-gpu/blob/aaae5b5af0240c45b8d51f9a9d8ddea160509f98/test/data.ts",
         "Radeon RX 580 Series",
         "Radeon RX 580",
+        None,
     ),
     (
         "ANGLE (Intel, Intel(R) HD Graphics 620 Direct3D11 vs_5_0 ps_5_0, D3D11-27.20.100.8681)",
         "https://github.com/iTwin/itwinjs-core/pull/2673",
         "Intel(R) HD Graphics 620",
         None,  # read by the chooser as it reads a typed name; its row is the chooser tests' concern
+        None,
     ),
     (
         "ANGLE (Intel, Intel(R) Arc(TM) B570 Graphics Direct3D11 vs_5_0 ps_5_0, D3D11-32.0.101.8826)",
         "https://github.com/zen-browser/desktop/issues/8932",
         "Intel(R) Arc(TM) B570 Graphics",
+        None,
         None,
     ),
     (
@@ -41,6 +45,7 @@ FOUND = [
         "https://github.com/pmndrs/detect-gpu/issues/121",
         "NVIDIA GeForce RTX 3060 Laptop GPU",
         None,
+        "2520",
     ),
 ]
 MASKED = "ANGLE (NVIDIA, NVIDIA GeForce GTX 980 Direct3D11 vs_5_0 ps_5_0), or similar"  # Firefox 92+ (gecko-dev's
@@ -89,14 +94,20 @@ def box_text(page, field: str) -> str:
     return page.locator(f"#{field}-detect").inner_text()
 
 
-@pytest.mark.parametrize("renderer, source, name, entry", FOUND, ids=[f[2] for f in FOUND])
-def test_a_real_renderer_is_proposed_and_used_only_when_the_reader_says_so(opened, renderer, source, name, entry):
+@pytest.mark.parametrize("renderer, source, name, entry, device_id", FOUND, ids=[f[2] for f in FOUND])
+def test_a_real_renderer_is_proposed_and_used_only_when_the_reader_says_so(
+    opened, renderer, source, name, entry, device_id
+):
     page = opened("choose/", renderer)
     text = box_text(page, "chooser-gpu")
     assert f"Detected: {name} \u2014 is this your GPU?" in text, f"{renderer!r} (seen at {source}): {text!r}"
     assert page.input_value("#chooser-gpu") == "" and page.locator("#chooser-answer").inner_text() == ""
+    page.evaluate("""() => document.getElementById('chooser-gpu').addEventListener('guide:gpu-detected',
+        (e) => { window.usedReading = e.detail; })""")
     page.get_by_role("button", name="Use it").click()
     assert page.input_value("#chooser-gpu") == name
+    used = page.evaluate("window.usedReading")
+    assert used["name"] == name and used["deviceId"] == device_id, used
     answer = page.locator("#chooser-answer").inner_text()
     assert answer, "the chooser answers the name it was given"
     if entry:

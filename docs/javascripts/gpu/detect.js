@@ -8,7 +8,8 @@
  *
  * A reading is {vendor: "amd" | "intel" | "nvidia" | null, vendorId, deviceId, name, architecture, status,
  * source}, status one of
- *   found     the browser names the adapter (name, and on Chromium 94+ its PCI device ID)
+ *   found     the browser names the adapter (its name, and where recent Chromium adds it, its PCI device ID:
+ *             "(0x00002520)" in Chrome 126's strings, pmndrs/detect-gpu#121)
  *   masked    the browser hides it: a generic string ("WebKit WebGL", "Mozilla"), Firefox's stand-in
  *             (", or similar"), or WebGPU's vendor and architecture without a name
  *   software  drawing without a GPU driver: SwiftShader, WARP ("Microsoft Basic Render Driver"), llvmpipe
@@ -106,7 +107,8 @@
     var vendorField = "", devicePart = text;
     if (angle) {
       var parts = fields(angle[1]);
-      // Chromium 94+: "ANGLE (vendor, device, back-end)"; before: "ANGLE (device)" or "ANGLE (device, back-end)".
+      // "ANGLE (vendor, device, back-end)" since 2021 (iTwin/itwinjs-core#2673); before, "ANGLE (device)" or
+      // "ANGLE (device, back-end)".
       if (parts.length >= 3 || (parts.length === 2 && !BACKEND.test(parts[1]))) {
         vendorField = parts[0];
         devicePart = parts[1];
@@ -125,9 +127,9 @@
     return reading({ status: "found", vendor: vendor, deviceId: found.deviceId, name: found.name, source: "webgl" });
   }
 
-  /** One WebGPU adapter's GPUAdapterInfo (adapter.info; requestAdapterInfo() before Chromium 127).
-   * Chromium gives vendor and architecture ("nvidia", "ampere"); device and description stay empty unless
-   * its WebGPU developer features are on. isFallbackAdapter: a software adapter. */
+  /** One WebGPU adapter's GPUAdapterInfo (adapter.info; requestAdapterInfo() in older browsers). Chromium
+   * gives vendor and architecture ("nvidia blackwell": Kitware/trame-vtklocal#86); device and description may
+   * be empty strings, which the spec allows (MDN, GPUAdapterInfo). isFallbackAdapter: a software adapter. */
   function parseAdapterInfo(info, isFallback) {
     if (!info) return reading({ status: "unknown", source: "webgpu" });
     var vendorName = String(info.vendor || "").toLowerCase();

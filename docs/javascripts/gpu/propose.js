@@ -2,8 +2,10 @@
 // Chinese sentences come from docs/hooks/guide/gpu_pages.py's detect()). gpu/detect.js reads the browser;
 // this script only asks. The name goes into the page's GPU field when the reader clicks "Use it": the field's
 // own input event then does what typing does (chooser.js answers on choose/; the home form sends it on).
-// Where the browser hides the GPU, a software renderer draws, or it sees two GPUs, the box says so and asks.
-// Nothing is sent anywhere: the reading stays in this page.
+// Before that input event the field fires "guide:gpu-detected" with the reading used ({name, vendor, vendorId,
+// deviceId, ...}, gpu/detect.js), for a matcher that reads PCI IDs. Where the browser hides the GPU, a
+// software renderer draws, or it sees two GPUs, the box says so and asks. Nothing is sent anywhere: the
+// reading stays in this page.
 (() => {
   const detector = window.guideGpuDetect;
   if (!detector) return;
@@ -19,8 +21,9 @@
   const vendorLabel = (r) => (VENDOR[r.vendor] || r.vendor || "?") + (r.architecture ? " " + r.architecture : "");
 
   function propose(box, field, T, found) {
-    const use = (name) => {
-      field.value = name;
+    const use = (reading) => {
+      field.value = reading.name;
+      field.dispatchEvent(new CustomEvent("guide:gpu-detected", { bubbles: true, detail: reading }));
       field.dispatchEvent(new Event("input", { bubbles: true }));
       box.replaceChildren();
       field.focus();
@@ -39,11 +42,11 @@
     }
     const parts = [sentence(fill(T.found, { name: found.name }))];
     const actions = el("p", "", "gpu-detect-actions");
-    actions.append(button(T.use, () => use(found.name), true));
+    actions.append(button(T.use, () => use(found), true));
     if (found.others.length) {
       const list = found.others.map((o) => o.name || fill(T.unnamed, { vendor: vendorLabel(o) }));
       parts.push(sentence(fill(T.others, { list: [found.name].concat(list).join("; ") })));
-      found.others.filter((o) => o.name).forEach((o) => actions.append(" ", button(fill(T.use_other, { name: o.name }), () => use(o.name), true)));
+      found.others.filter((o) => o.name).forEach((o) => actions.append(" ", button(fill(T.use_other, { name: o.name }), () => use(o), true)));
     } else {
       parts.push(sentence(T.laptop));
     }
