@@ -300,16 +300,12 @@ DETECT_TEXT = {
         "use": "Use it",
         "use_other": "Use {name}",
         "refuse": "No, type it",
-        "laptop": "On a laptop with two GPUs the browser may name the other one: Task Manager's Performance tab "
-        "lists both.",
+        "laptop": "On a laptop with two GPUs the browser may name the other one: Task Manager's Performance tab lists both.",
         "others": "This browser sees more than one GPU: {list}. Choose the one you will train on.",
         "unnamed": "{vendor} GPU, name not given",
-        "masked": "Your browser does not say which GPU this is: type its name as Task Manager's Performance tab "
-        "shows it.",
-        "masked_vendor": "Your browser names only the vendor ({vendor}), not the GPU: type its name as Task "
-        "Manager's Performance tab shows it.",
-        "software": "Your browser draws without your GPU (a software renderer, {name}), so it cannot say which "
-        "GPU you have: type its name as Task Manager's Performance tab shows it.",
+        "masked": "Your browser does not say which GPU this is: type its name as Task Manager's Performance tab shows it.",
+        "masked_vendor": "Your browser names only the vendor ({vendor}), not the GPU: type its name as Task Manager's Performance tab shows it.",
+        "software": "Your browser draws without your GPU (a software renderer, {name}), so it cannot say which GPU you have: type its name as Task Manager's Performance tab shows it.",
     },
     "zh": {
         "found": "检测到：**{name}** \u2014 这是你的显卡吗？",
