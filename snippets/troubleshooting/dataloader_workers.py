@@ -64,6 +64,9 @@ class ArgumentParser(argparse.ArgumentParser):
 
 
 def main(argv: list[str] | None = None) -> int:
+    # First thing under the main guard: matters only in a program frozen
+    # into an .exe (PyInstaller); elsewhere it does nothing.
+    multiprocessing.freeze_support()
     parser = ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--num-workers",
@@ -85,8 +88,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    # Only the process you started runs this block; spawned workers import
-    # the file without it. freeze_support() matters only in a program
-    # frozen into an .exe (PyInstaller); elsewhere it does nothing.
-    multiprocessing.freeze_support()
+    # Only the process you started runs this line; spawned workers import
+    # the file without running it.
     raise SystemExit(main())
