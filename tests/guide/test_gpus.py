@@ -313,7 +313,6 @@ def _stable_amd_targets(index: dict) -> set[str]:
     }
 
 
-
 def _without_the_stable_line(table, stable: set[str]) -> list[str]:
     """Rows whose gfx target a stable AMD file has Windows wheels for, but whose Windows 11 answer is not them."""
     return [
