@@ -50,6 +50,19 @@ def python_in_range(gpu, made):
         return f"Python {made.python} is not one AMD's install page offers ({AMD_PYTHONS})"
 
 
+NEWEST_FOR_PYTHON = DATA["published"]["pypi-torch"]["newest_for_python"]  # measured on the Python package index
+
+
+def pytorch_index_python_gets_the_newest_torch(gpu, made):
+    """PyTorch's own indexes (XPU, CUDA, CPU): the environment's Python has wheels of the newest torch, so the
+    unpinned XPU and CUDA commands do not quietly install an older one (Python 3.10 stops at torch 2.14)."""
+    if made.backend not in {"xpu", "cuda", "cpu"}:
+        return None
+    newest = max(NEWEST_FOR_PYTHON.values(), key=lambda v: tuple(map(int, v.split("."))))
+    if NEWEST_FOR_PYTHON.get(made.python) != newest:
+        return f"Python {made.python} gets torch {NEWEST_FOR_PYTHON.get(made.python, '(not measured)')}, not {newest}"
+
+
 def readers_python_kept(gpu, made):
     low, high = _range(made.backend)
     if made.asked and _minor(low) <= _minor(made.asked) <= _minor(high) and made.python != made.asked:
@@ -123,6 +136,7 @@ def driver_of_its_generation(gpu, made):
 PROPERTIES = [
     back_end,
     python_in_range,
+    pytorch_index_python_gets_the_newest_torch,
     readers_python_kept,
     venv_with_that_python,
     rocm_wheels_for_its_target,
@@ -172,6 +186,7 @@ def test_each_property_catches_its_fault():
         driver_of_its_generation: _with(table, uhd, driver="intel-arc"),
         checks_in_verifications_order: _with(table, uhd, checks=table[uhd].checks[::2]),
         back_end: _with(table, uhd, backend="xpu"),
+        pytorch_index_python_gets_the_newest_torch: _with(table, pascal, python="3.10"),
     }
     for prop, broken in faults.items():
         assert len(failures(prop, broken)) == 1, prop.__name__

@@ -16,7 +16,9 @@ from functools import cache
 from guide import DOCS, gpus, pins
 
 VENDOR_INDEX = DOCS / "hooks" / "data" / "vendor_index.yml"
-PYTHONS = ("3.10", "3.11", "3.12", "3.13", "3.14")  # what the chooser offers
+# What the chooser asks the reader for: the Python they have. 3.10 stays askable because torch-directml has
+# wheels for it; PyTorch's own back-ends send a 3.10 reader to a newer Python (gpus.BACKENDS).
+PYTHONS = ("3.10", "3.11", "3.12", "3.13", "3.14")
 MIRROR = "https://mirrors.tuna.tsinghua.edu.cn/pypi/web/simple"  # docs/setup.zh.md#china-network
 
 
