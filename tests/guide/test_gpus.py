@@ -6,6 +6,7 @@ The chooser's own behaviour in a browser is tests/site/test_chooser.py.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import json
 import re
 
@@ -300,3 +301,36 @@ def test_the_search_reads_every_gpu_name_and_alias(tmp_path):
         assert gpu.name in names and set(gpu.aliases) <= set(names), gpu.name
     rules = json.loads((ROOT / "docs/javascripts/search/rules.json").read_text(encoding="utf-8"))
     assert written == tmp_path / "javascripts/search" / rules["gpu_table"]["names"]
+
+
+def _stable_amd_targets(index: dict) -> set[str]:
+    """The gfx targets that a stable AMD command file of vendor_index.yml has a Windows command for."""
+    return {
+        gfx
+        for command in index["commands"].values()
+        if command["published"].startswith("amd-")
+        for gfx in index["published"][command["published"]]["windows_targets"]
+    }
+
+
+def _without_the_stable_line(table, stable: set[str]) -> list[str]:
+    """Rows whose gfx target a stable AMD file has Windows wheels for, but whose Windows 11 answer is not them."""
+    return [
+        g.name
+        for g in table
+        if g.gfx in stable
+        and not g.ambiguous
+        and (g.path["11"] != "rocm" or g.backend("rocm").status not in {"supported", "same-target"})
+    ]
+
+
+def test_each_target_with_stable_amd_wheels_gets_them_on_windows_11():
+    """gfx1030 (RX 6800 - 6950 XT, PRO W6800): AMD's stable ROCm 7.14.1 file has Windows wheels, so the chooser
+    offers them, not DirectML or a nightly only."""
+    stable = _stable_amd_targets(recipes.vendor_index())
+    assert "gfx1030" in stable and "gfx1031" not in stable
+    assert _without_the_stable_line(gpus.load(), stable) == []
+    # The check sees the row as it was: DirectML on Windows 11, ROCm "unlisted".
+    rx6800 = next(g for g in gpus.load() if g.name == "AMD Radeon RX 6800")
+    old = dataclasses.replace(rx6800, path={"11": "directml", "10": "directml"})
+    assert _without_the_stable_line([old], stable) == ["AMD Radeon RX 6800"]

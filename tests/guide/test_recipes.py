@@ -19,6 +19,8 @@ from guide import DOCS, gpu_pages, gpus, recipes
 
 DATA = recipes.vendor_index()
 AMD = DATA["published"]["amd-rocm"]
+# AMD's lines, newest first: ROCm 10.1, then the stable 7.14.1 one (torch 2.12) for a target 10.1 dropped.
+AMD_LINES = [DATA["published"][DATA["commands"][name]["published"]] for name in ("rocm", "rocm-7.14")]
 CUDA_ARCHS = DATA["published"]["pytorch-cuda"]["architectures"]
 AMD_PYTHONS = DATA["published"]["amd-python"]["pythons"]
 ROWS = {g.name: g for g in gpus.load()}
@@ -48,6 +50,19 @@ def python_in_range(gpu, made):
         return f"Python {made.python} is not one AMD's install page offers ({AMD_PYTHONS})"
 
 
+NEWEST_FOR_PYTHON = DATA["published"]["pypi-torch"]["newest_for_python"]  # measured on the Python package index
+
+
+def pytorch_index_python_gets_the_newest_torch(gpu, made):
+    """PyTorch's own indexes (XPU, CUDA, CPU): the environment's Python has wheels of the newest torch, so the
+    unpinned XPU and CUDA commands do not quietly install an older one (Python 3.10 stops at torch 2.14)."""
+    if made.backend not in {"xpu", "cuda", "cpu"}:
+        return None
+    newest = max(NEWEST_FOR_PYTHON.values(), key=lambda v: tuple(map(int, v.split("."))))
+    if NEWEST_FOR_PYTHON.get(made.python) != newest:
+        return f"Python {made.python} gets torch {NEWEST_FOR_PYTHON.get(made.python, '(not measured)')}, not {newest}"
+
+
 def readers_python_kept(gpu, made):
     low, high = _range(made.backend)
     if made.asked and _minor(low) <= _minor(made.asked) <= _minor(high) and made.python != made.asked:
@@ -68,8 +83,11 @@ def rocm_wheels_for_its_target(gpu, made):
         return f"[device-...] extras on the {made.backend} path" if extras else None
     if extras != {gpu.gfx}:
         return f"ROCm extras {sorted(extras)} for a {gpu.gfx} GPU"
-    if gpu.gfx not in AMD["windows_targets"]:
-        return f"{gpu.gfx} has no Windows command in AMD's file ({AMD['source']})"
+    line = next((line for line in AMD_LINES if gpu.gfx in line["windows_targets"]), None)
+    if line is None:
+        return f"{gpu.gfx} has no Windows command in AMD's files ({', '.join(a['source'] for a in AMD_LINES)})"
+    if f"--index-url {line['index']} " not in made.install or f"=={line['versions']['torch'][0]}" not in made.install:
+        return f"not the newest AMD line with Windows wheels for {gpu.gfx} ({line['source']}): {made.install}"
 
 
 def cuda_build_has_its_kernels(gpu, made):
@@ -118,6 +136,7 @@ def driver_of_its_generation(gpu, made):
 PROPERTIES = [
     back_end,
     python_in_range,
+    pytorch_index_python_gets_the_newest_torch,
     readers_python_kept,
     venv_with_that_python,
     rocm_wheels_for_its_target,
@@ -167,6 +186,7 @@ def test_each_property_catches_its_fault():
         driver_of_its_generation: _with(table, uhd, driver="intel-arc"),
         checks_in_verifications_order: _with(table, uhd, checks=table[uhd].checks[::2]),
         back_end: _with(table, uhd, backend="xpu"),
+        pytorch_index_python_gets_the_newest_torch: _with(table, pascal, python="3.10"),
     }
     for prop, broken in faults.items():
         assert len(failures(prop, broken)) == 1, prop.__name__
@@ -177,6 +197,26 @@ def test_a_row_whose_gfx_amd_ships_no_windows_build_for_is_caught():
     fake = dataclasses.replace(rx6700, path={"11": "rocm", "10": "directml"})
     made = recipes.recipe(fake, "11", "3.12")
     assert "no Windows command" in rocm_wheels_for_its_target(fake, made)
+
+
+def test_gfx1030_gets_amds_stable_714_line_beside_directml():
+    """The RX 6800 - 6950 XT and PRO W6800: ROCm 10.1 has no Windows wheels for gfx1030, AMD's stable 7.14.1 index
+    has (torch 2.12). Windows 11 gets that line with torch-directml behind it; Windows 10 keeps torch-directml."""
+    for name in ("AMD Radeon RX 6800", "AMD Radeon RX 6800 XT", "AMD Radeon RX 6900 XT", "AMD Radeon RX 6950 XT"):
+        made = recipes.table()[(name, "11", "3.12")]
+        assert (made.backend, made.fallback) == ("rocm", "directml"), name
+        assert "https://repo.amd.com/rocm/whl-multi-arch/" in made.install, name
+        assert '"torch[device-gfx1030]==2.12.0+rocm7.14.1"' in made.install, name
+        assert recipes.table()[(name, "10", "3.12")].backend == "directml", name
+    rx7900 = recipes.table()[("AMD Radeon RX 7900 XTX", "11", "3.12")]
+    assert "stable.repo.amd.com/rocm/whl-next/" in rx7900.install  # the newest line stays first where it has wheels
+
+
+def test_a_gfx1030_answer_that_takes_the_101_line_is_caught():
+    rx6800 = ("AMD Radeon RX 6800", "11", "3.12")
+    table = recipes.table()
+    wrong = table[rx6800].install.replace("https://repo.amd.com/rocm/whl-multi-arch/", AMD["index"])
+    assert len(failures(rocm_wheels_for_its_target, _with(table, rx6800, install=wrong))) == 1
 
 
 def _code(nodes, ids) -> list[str]:

@@ -21,7 +21,7 @@ from guide.pages import page_source, pages
 
 DATA = recipes.vendor_index()
 PUBLISHED = {entry["index"]: entry for entry in DATA["published"].values() if "index" in entry}
-VENDOR_URL = re.compile(r"--index-url\s+(https://(?:stable\.repo\.amd\.com|download\.pytorch\.org)/\S+)")
+VENDOR_URL = re.compile(r"--index-url\s+(https://(?:(?:stable\.)?repo\.amd\.com|download\.pytorch\.org)/\S+)")
 
 
 def pin_problems(command: str) -> list[str]:
@@ -83,6 +83,7 @@ def test_there_are_commands_of_each_vendor_index():
     urls = {VENDOR_URL.search(c).group(1) for c in chooser_commands()}
     assert urls == {
         "https://stable.repo.amd.com/rocm/whl-next/",
+        "https://repo.amd.com/rocm/whl-multi-arch/",  # AMD's stable 7.14.1 line, for gfx1030
         "https://download.pytorch.org/whl/xpu",
         "https://download.pytorch.org/whl/cu130",
         "https://download.pytorch.org/whl/cu126",
@@ -96,6 +97,7 @@ def test_there_are_commands_of_each_vendor_index():
         ('"torchvision[device-gfx1100]==0.29+rocm10.1.0"', "matches none"),  # the known bug
         ('"torch[device-gfx1031]==2.14.0+rocm10.1.0"', "no Windows command"),  # an RX 6700 XT target
         ('"torchaudio==2.11.0+rocm10.1.0"', "matches none"),
+        ('"torch[device-gfx1030]==2.12.0+rocm7.14.1"', "no Windows command"),  # 7.14.1's pin on the 10.1 index
     ],
 )
 def test_the_check_catches(pin, problem):

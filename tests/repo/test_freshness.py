@@ -191,7 +191,7 @@ def test_pypi_out_of_reach_is_one_line(monkeypatch, capsys):
 
 
 def test_check_writes_the_issue_text_only_when_something_changed(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(freshness, "newer_releases", lambda pins: [])
+    monkeypatch.setattr(freshness, "newer_releases", lambda pins, fetch=None: [])
     body = tmp_path / "body.md"
     assert freshness.main(["check", "--today", "2026-12-01", "--body", str(body)]) == 0
     assert not body.exists() and "nothing changed" in capsys.readouterr().out
@@ -199,3 +199,77 @@ def test_check_writes_the_issue_text_only_when_something_changed(tmp_path, monke
     out = capsys.readouterr().out
     assert "due: sources.sources.amd-rocm-windows" in out
     assert "## Dates due" in body.read_text(encoding="utf-8")
+
+
+# --- the next PyTorch release ---------------------------------------------------------------
+
+NEXT = {"newest-torch": "2.15.0", "next-torch": "2.16.0", "next-torch-due": "2026-12-22"}
+
+
+@pytest.mark.parametrize(
+    "today, on_pypi, state",
+    [
+        ("2026-12-05", ("2.15.0",), None),  # more than two weeks away: nothing to say yet
+        ("2026-12-08", ("2.15.0",), "soon"),  # two weeks before
+        ("2026-12-22", ("2.15.0", "2.16.0rc3"), "soon"),  # a release candidate is not the release
+        ("2026-12-23", ("2.15.0",), "late"),
+        ("2026-12-20", ("2.15.0", "2.16.0"), "out"),  # early on PyPI
+        ("2027-02-01", ("2.15.0", "2.16.1"), "out"),
+    ],
+)
+def test_the_next_release_is_named_from_two_weeks_before_until_it_is_pinned(today, on_pypi, state):
+    found = freshness.next_release(NEXT, releases(*on_pypi), dt.date.fromisoformat(today))
+    assert (found.state if found else None) == state
+    if found:
+        assert found.version == "2.16.0" and found.due == dt.date(2026, 12, 22)
+
+
+def test_once_newest_torch_reaches_it_the_next_one_is_asked_for():
+    moved = {**NEXT, "newest-torch": "2.16.0"}
+    found = freshness.next_release(moved, releases("2.16.0"), dt.date(2026, 12, 23))
+    assert found.state == "passed" and "set next-torch" in found.sentence(dt.date(2026, 12, 23))
+
+
+def test_the_real_pins_name_a_next_release_after_the_newest():
+    from packaging.version import Version
+
+    from guide import pins
+
+    pinned = pins.load_pins()
+    assert Version(pinned["next-torch"]) > Version(pinned["newest-torch"])
+    assert dt.date.fromisoformat(pinned["next-torch-due"])
+
+
+def test_the_issue_text_names_the_next_release_and_where_the_steps_are():
+    soon = freshness.NextRelease("2.16.0", dt.date(2026, 12, 22), "soon")
+    body = freshness.issue_body([], [], dt.date(2026, 12, 10), None, soon)
+    assert "PyTorch 2.16.0 is due on 2026-12-22, in 12 days." in body
+    assert freshness.NEXT_RELEASE_STEPS in body and body.isascii()
+    anchor = freshness.NEXT_RELEASE_STEPS.partition("#")[2]
+    for page in ("maintaining.md", "maintaining.zh.md"):
+        assert "{#" + anchor + "}" in (ROOT / "docs" / "contributing" / page).read_text(encoding="utf-8"), page
+
+
+@pytest.mark.parametrize(
+    "pins, message",
+    [
+        ({"newest-torch": "2.15.0", "next-torch": "2.16.0"}, "has no next-torch-due"),
+        ({**NEXT, "next-torch-due": "22 Dec"}, "next-torch / next-torch-due"),
+    ],
+)
+def test_a_bad_next_release_pin_is_one_line(pins, message):
+    with pytest.raises(ValueError, match=message):
+        freshness.next_release(pins, {}, dt.date(2026, 12, 1))
+
+
+def test_check_names_the_next_release_in_its_window(tmp_path, monkeypatch, capsys):
+    from guide import pins
+
+    pinned = pins.load_pins()
+    week_before = dt.date.fromisoformat(pinned["next-torch-due"]) - dt.timedelta(days=7)
+    monkeypatch.setattr(freshness, "newer_releases", lambda pins, fetch=None: [])
+    body = tmp_path / "body.md"
+    assert freshness.main(["check", "--today", week_before.isoformat(), "--body", str(body)]) == 0
+    wanted = f"next release: PyTorch {pinned['next-torch']} is due on {pinned['next-torch-due']}, in 7 days"
+    assert wanted in capsys.readouterr().out
+    assert "## The next PyTorch release" in body.read_text(encoding="utf-8")

@@ -7,7 +7,9 @@
 
 `check` compares the pins of pyproject.toml (torch-directml's, and current torch and torchvision)
 with the newest final release on PyPI (its JSON API), and every `checked:` date of every file in
-docs/hooks/data/ with today: an entry is due once `every` days have passed. With --links, the link
+docs/hooks/data/ with today: an entry is due once `every` days have passed. It names the next PyTorch
+release ([tool.directml-guide] next-torch, next-torch-due) from two weeks before its date, when it is
+late, and once PyPI has it, until newest-torch reaches it. With --links, the link
 checker's report is added when it failed. .github/workflows/freshness.yml runs it weekly and passes
 the text to `issue`, which edits the open issue with the same title, or opens one; nothing changed,
 no issue. `--today` fixes the date (tests); nothing here is run by the test suite against the network.
@@ -40,6 +42,50 @@ WATCHED = (
     ("torchvision", "current.torchvision"),
     ("torch", "newest-torch"),
 )
+
+
+WARN_DAYS = 14  # the next PyTorch release is named this many days before its date
+NEXT_RELEASE_STEPS = "docs/contributing/maintaining.md#new-pytorch-release"
+
+
+@dataclass(frozen=True)
+class NextRelease:
+    version: str
+    due: dt.date
+    state: str  # "soon", "late", "out" (on PyPI), "passed" (newest-torch already names it or a later one)
+
+    def sentence(self, today: dt.date) -> str:
+        days = (self.due - today).days
+        return {
+            "soon": f"PyTorch {self.version} is due on {self.due.isoformat()}, in {days} days",
+            "late": f"PyTorch {self.version} was due on {self.due.isoformat()} and is not on PyPI yet",
+            "out": f"PyTorch {self.version} is on PyPI",
+            "passed": f"newest-torch has reached {self.version}: set next-torch and next-torch-due to the release after it",
+        }[self.state]
+
+
+def next_release(pins: dict[str, str], torch_releases: dict, today: dt.date) -> NextRelease | None:
+    """What to say about the next PyTorch release today, or None while it is more than WARN_DAYS away.
+
+    ValueError (one line) when pyproject.toml lacks next-torch or next-torch-due, or they do not parse."""
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        version, due = Version(pins["next-torch"]), dt.date.fromisoformat(pins["next-torch-due"])
+    except KeyError as error:
+        raise ValueError(f"pyproject.toml [tool.directml-guide] has no {error.args[0]}") from None
+    except (InvalidVersion, ValueError) as error:
+        raise ValueError(f"pyproject.toml [tool.directml-guide] next-torch / next-torch-due: {error}") from None
+    state = None
+    if Version(pins["newest-torch"]) >= version:
+        state = "passed"
+    elif (newest := newest_release(torch_releases, pins["newest-torch"])) and Version(newest) >= version:
+        state = "out"
+    elif today > due:
+        state = "late"
+    elif (due - today).days <= WARN_DAYS:
+        state = "soon"
+    return NextRelease(str(version), due, state) if state else None
 
 
 @dataclass(frozen=True)
@@ -108,15 +154,25 @@ def due_entries(entries, today: dt.date) -> list:
     return sorted((e for e in entries if e.due <= today), key=lambda e: (e.due, e.name))
 
 
-def issue_body(newer: list[Newer], due: list, today: dt.date, links_report: str | None = None) -> str:
+def issue_body(
+    newer: list[Newer], due: list, today: dt.date, links_report: str | None = None, upcoming: NextRelease | None = None
+) -> str:
     """The issue text, or "" when nothing changed."""
-    if not newer and not due and not links_report:
+    if not newer and not due and not links_report and not upcoming:
         return ""
     lines = [
         MARKER,
         f"Checked on {today.isoformat()} by `tests/tools/freshness.py` (.github/workflows/freshness.yml).",
         "",
     ]
+    if upcoming:
+        lines += [
+            "## The next PyTorch release",
+            "",
+            upcoming.sentence(today) + ".",
+            f"What changes with it, and where: `{NEXT_RELEASE_STEPS}`.",
+            "",
+        ]
     if newer:
         lines += ["## Newer releases on PyPI", "", "| package | pinned | newest on PyPI |", "| --- | --- | --- |"]
         lines += [f"| {n.package} | {n.pin} | {n.newest} |" for n in newer]
@@ -183,11 +239,21 @@ def check(args) -> int:
     from guide import checked, pins
 
     today = dt.date.fromisoformat(args.today) if args.today else dt.date.today()
+    pinned, answers = pins.load_pins(), {}
+
+    def fetch(package: str) -> dict:
+        return answers.setdefault(package, fetch_releases(package))
+
     try:
-        newer = newer_releases(pins.load_pins())
+        newer = newer_releases(pinned, fetch)
     except OSError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    try:
+        upcoming = next_release(pinned, answers.get("torch", {}), today)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
     try:
         due = due_entries(checked.read_entries(), today)
     except ValueError as error:
@@ -201,10 +267,12 @@ def check(args) -> int:
         print(f"due: {e.name} (checked {e.checked.isoformat()}, due {e.due.isoformat()}): {e.source}")
     if not due:
         print(f"dates: none due on {today.isoformat()}")
+    if upcoming:
+        print(f"next release: {upcoming.sentence(today)}; see {NEXT_RELEASE_STEPS}")
     links = links_failure(Path(args.links) if args.links else None, args.links_exit)
     if links:
         print("links: the link checker found broken links")
-    body = issue_body(newer, due, today, links)
+    body = issue_body(newer, due, today, links, upcoming)
     if args.body and body:
         Path(args.body).write_text(body, encoding="utf-8")
     if not body:

@@ -2,7 +2,7 @@
 "Vendor indexes" job runs it on a hosted Windows runner, where AMD's and PyTorch's indexes are reachable).
 
 The commands: each one the chooser builds (guide/recipes.py, over every GPU of docs/hooks/data/gpus.yml) and
-each one on a page (a line that installs from stable.repo.amd.com or download.pytorch.org). Each is run as
+each one on a page (a line that installs from AMD's repo.amd.com indexes or download.pytorch.org). Each is run as
 ``pip install --dry-run --no-deps --ignore-installed`` for Windows (win_amd64, binary wheels only) and for
 each Python its path supports, so a pin the index does not carry ("No matching distribution") is found.
 
@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT / "docs" / "hooks"))
 from guide import gpus, recipes  # noqa: E402
 from guide.pages import page_source, pages  # noqa: E402
 
-VENDOR_URL = re.compile(r"--index-url\s+https://(?:stable\.repo\.amd\.com|download\.pytorch\.org)/\S+")
+VENDOR_URL = re.compile(r"--index-url\s+https://(?:(?:stable\.)?repo\.amd\.com|download\.pytorch\.org)/\S+")
 INSTALL = re.compile(r"^(?:python -m pip|pip3?) install ")
 
 

@@ -189,6 +189,7 @@ RECIPE_TEXT = {
         },
         "unsettled": {
             "amd-rocm": "AMD's two stored revisions of its command file disagree on torchvision (0.29 or 0.29.0a0); this is the 0.29.0a0 one, which AMD's other notes list.",
+            "amd-rocm-7.14": "This is AMD's stable ROCm 7.14.1 line, the last with Windows wheels for gfx1030: torch 2.12, and no newer (ROCm 10.1 dropped gfx1030 on Windows). AMD lists the Radeon PRO W6800 and V620 for gfx1030; the RX 6800 to 6950 XT share their target but are not on its list. torch-directml (maintenance mode) is the way back, and the one on Windows 10.",
             "pytorch-xpu": "PyTorch pins no version here: pip takes the newest on its XPU index.",
             "pytorch-cuda": "PyTorch pins no version here: pip takes the newest on that CUDA index.",
         },
@@ -248,6 +249,7 @@ RECIPE_TEXT = {
         },
         "unsettled": {
             "amd-rocm": "AMD 命令文件的两个存档版本对 torchvision 写法不一（0.29 或 0.29.0a0）；这里用 0.29.0a0，AMD 的其他说明也列这个版本。",
+            "amd-rocm-7.14": "这是 AMD 稳定版 ROCm 7.14.1，最后一条为 gfx1030 提供 Windows wheel 的线：torch 2.12，之后不会再有更新的版本（ROCm 10.1 在 Windows 上去掉了 gfx1030）。AMD 为 gfx1030 列出的是 Radeon PRO W6800 和 V620；RX 6800 到 6950 XT 与它们同一目标，但不在列表里。退路是 torch-directml（维护模式），Windows 10 上也只有它。",
             "pytorch-xpu": "PyTorch 这里不锁定版本：pip 取其 XPU 索引上的最新版。",
             "pytorch-cuda": "PyTorch 这里不锁定版本：pip 取该 CUDA 索引上的最新版。",
         },
@@ -544,7 +546,7 @@ def _install_what(key: str, language: str) -> str:
 
 
 def _unsettled_name(key: str) -> str | None:
-    return {"rocm": "amd-rocm", "xpu": "pytorch-xpu", "cuda": "pytorch-cuda"}.get(key.partition(":")[0])
+    return recipes.published_name(key)
 
 
 def _fence(code: str, title: str = "", language: str = "powershell") -> str:
@@ -617,8 +619,7 @@ def paths(language: str) -> str:
                     if mirror
                     else r["no_mirror"].format(china=links["china"])
                 )
-        note = _unsettled_name(next(iter(installs)))
-        if note:
+        for note in dict.fromkeys(filter(None, map(_unsettled_name, installs))):
             body.append(r["unsettled"][note])
         scripts = r["scripts"].replace("[{zip}]({zip_href})", f'<a href="{_zip_href(language)}">{SCRIPTS_ZIP}</a>')
         body.append("**4.** " + scripts.format(step5=links["step5"]))

@@ -19,14 +19,16 @@ from guide import ROOT
 DATA = ROOT / "docs" / "hooks" / "data" / "gpus.yml"
 
 # The back-ends a GPU can have on Windows: the Windows versions each runs on, the Pythons it has
-# wheels for (PyTorch's own: "Latest PyTorch requires Python 3.10 or later", and 3.14 wheels; None: not said).
+# wheels for (None: not said). PyTorch's own indexes (XPU, CUDA, CPU): 3.11 - 3.14, since torch 2.15 has no
+# Python 3.10 wheels (pytorch/pytorch#197242; vendor_index.yml's newest_for_python, measured) and the
+# XPU and CUDA commands pin no version, so on 3.10 pip would quietly take an older torch.
 BACKENDS = {
     "directml": {"windows": ("10", "11"), "python": ("3.8", "3.12")},
     "rocm": {"windows": ("11",), "python": ("3.11", "3.14")},
     "therock": {"windows": ("11",), "python": None},
-    "xpu": {"windows": ("11",), "python": ("3.10", "3.14")},
-    "cuda": {"windows": ("10", "11"), "python": ("3.10", "3.14")},
-    "cpu": {"windows": ("10", "11"), "python": ("3.10", "3.14")},
+    "xpu": {"windows": ("11",), "python": ("3.11", "3.14")},
+    "cuda": {"windows": ("10", "11"), "python": ("3.11", "3.14")},
+    "cpu": {"windows": ("10", "11"), "python": ("3.11", "3.14")},
 }
 # Where each back-end fact above comes from, and when it was checked there.
 BACKEND_SOURCES = {
@@ -36,9 +38,9 @@ BACKEND_SOURCES = {
         "2026-12-01",
     ),
     "therock": ("https://github.com/ROCm/TheRock/blob/main/RELEASES.md", "2026-12-01"),
-    "xpu": ("https://docs.pytorch.org/docs/stable/notes/get_start_xpu.html", "2026-12-01"),
-    "cuda": ("https://pytorch.org/get-started/locally/", "2026-12-01"),
-    "cpu": ("https://pytorch.org/get-started/locally/", "2026-12-01"),
+    "xpu": ("https://github.com/pytorch/pytorch/issues/197242", "2026-12-05"),
+    "cuda": ("https://github.com/pytorch/pytorch/issues/197242", "2026-12-05"),
+    "cpu": ("https://github.com/pytorch/pytorch/issues/197242", "2026-12-05"),
 }
 # supported: on the vendor's list; prototype: the vendor's own label; nightly: development builds only;
 # build-only: TheRock's "Build Passing" and no more; unlisted: the same chip, but not on the vendor's list;

@@ -16,7 +16,9 @@ from functools import cache
 from guide import DOCS, gpus, pins
 
 VENDOR_INDEX = DOCS / "hooks" / "data" / "vendor_index.yml"
-PYTHONS = ("3.10", "3.11", "3.12", "3.13", "3.14")  # what the chooser offers
+# What the chooser asks the reader for: the Python they have. 3.10 stays askable because torch-directml has
+# wheels for it; PyTorch's own back-ends send a 3.10 reader to a newer Python (gpus.BACKENDS).
+PYTHONS = ("3.10", "3.11", "3.12", "3.13", "3.14")
 MIRROR = "https://mirrors.tuna.tsinghua.edu.cn/pypi/web/simple"  # docs/setup.zh.md#china-network
 
 
@@ -80,16 +82,40 @@ def install_key(gpu, backend: str) -> str:
     return backend
 
 
+ROCM_LINES = ("rocm", "rocm-7.14")  # vendor_index.yml's AMD commands, newest first
+
+
+def command_name(key: str) -> str | None:
+    """vendor_index.yml's command for an install key: "rocm" (ROCm 10.1) or, for a gfx target only the 7.14.1
+    file has Windows wheels for, "rocm-7.14"; "cu130", "xpu"; None for PyPI's (DirectML, CPU)."""
+    backend, _, arg = key.partition(":")
+    if backend in {"directml", "cpu"}:
+        return None
+    if backend == "cuda":
+        return arg
+    if backend != "rocm":
+        return backend
+    data = vendor_index()
+    targets = {name: data["published"][data["commands"][name]["published"]]["windows_targets"] for name in ROCM_LINES}
+    # A target neither file has gets the newest line's command, which tests/guide/test_recipes.py reports.
+    return next((name for name in ROCM_LINES if arg in targets[name]), ROCM_LINES[0])
+
+
+def published_name(key: str) -> str | None:
+    """The vendor source (vendor_index.yml ``published:``) that an install key's command pins from."""
+    name = command_name(key)
+    return vendor_index()["commands"][name]["published"] if name else None
+
+
 def install_command(key: str) -> str:
     """The command for an install key (see install_key)."""
     backend, _, arg = key.partition(":")
-    commands = vendor_index()["commands"]
     if backend == "directml":
         return "python -m pip install torch-directml"
     if backend == "cpu":
         p = pins.load_pins()
         return f"python -m pip install torch=={p['current.torch']} torchvision=={p['current.torchvision']}"
-    entry = commands["rocm" if backend == "rocm" else arg if backend == "cuda" else backend]
+    entry = vendor_index()["commands"][command_name(key)]
     requirements = " ".join(f'"{r.format(gfx=arg)}"' if "=" in r or "[" in r else r for r in entry["requirements"])
     if backend == "rocm":
         return f"python -m pip install --index-url {entry['index']} {requirements}"
@@ -105,10 +131,8 @@ def mirror_command(key: str) -> str | None:
 
 def unsettled(key: str) -> str | None:
     """What no reachable source settles about the command's pins (vendor_index.yml ``unsettled:``)."""
-    backend, _, arg = key.partition(":")
-    data = vendor_index()
-    name = {"rocm": "amd-rocm", "xpu": "pytorch-xpu", "cuda": "pytorch-cuda"}.get(backend)
-    return data["unsettled"].get(name) if name else None
+    name = published_name(key)
+    return vendor_index()["unsettled"].get(name) if name else None
 
 
 def venv_commands(python: str) -> dict[str, str]:
