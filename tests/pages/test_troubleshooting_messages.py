@@ -15,16 +15,15 @@ from pathlib import Path
 import pytest
 import torch
 
+from guide.page import Page
 from guide_harness import DOCS, ROOT
 
 PAGES = [DOCS / "troubleshooting.md", DOCS / "troubleshooting.zh.md"]
-TEXT_BLOCK = re.compile(r"^```text\n(.*?)^```", re.S | re.M)
 
 
 def text_lines(page: Path) -> list[str]:
     """Every line of the page's ```text blocks, right-stripped."""
-    source = page.read_text(encoding="utf-8")
-    return [line.rstrip() for block in TEXT_BLOCK.findall(source) for line in block.splitlines()]
+    return [line.rstrip() for fence in Page.read(page).blocks("text") for line in fence.body.splitlines()]
 
 
 def bootstrapping_message() -> list[str]:

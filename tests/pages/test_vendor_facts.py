@@ -11,6 +11,7 @@ import re
 import pytest
 
 from guide import recipes
+from guide.page import Page
 from guide_harness import DOCS
 
 EDITIONS = ["", ".zh"]
@@ -25,7 +26,7 @@ def _section(text: str, anchor: str) -> str:
 
 
 def _first_text_block(section: str) -> str:
-    return re.search(r"```text\n(.*?)```", section, re.S).group(1)
+    return Page.parse(section).blocks("text")[0].body
 
 
 def current_rocm_message(section: str) -> list[str]:
