@@ -140,7 +140,8 @@ def test_the_real_report_and_every_run_on_the_site_are_valid():
 def test_a_gpu_that_gpus_yml_does_not_know_or_knows_only_by_its_vendor_is_flagged_not_refused():
     real = json.loads(REAL)
     directml = {"system.os": "Windows-11-10.0.26100-SP0", "system.windows_build": 26100}
-    directml |= {"system.backend": "DirectML", "gpu.device": "privateuseone:0"}
+    directml |= {"system.backend": "DirectML", "gpu.device": "privateuseone:0", "system.torch": "2.4.1"}
+    directml |= {"system.backend_version": validator.what_exists()["directml"], "system.python": "3.12.7"}
     for name, note in [
         ("Moore Threads MTT S80", "`Moore Threads MTT S80` is not in docs/hooks/data/gpus.yml"),
         # gpus.match takes "NVIDIA" for its own name only: an unknown NVIDIA card is unknown, not the generic row.
