@@ -245,6 +245,8 @@ case "$*" in
       *) echo 'gh: HTTP 502: Bad Gateway' >&2; exit 1 ;;
     esac ;;
   "issue comment "*) cp "$5" "$GH_LOG.comment-$(wc -l < "$GH_LOG")" ;;
+  "api -X PUT "*) if [ "$GH_PUT" = fail ]; then echo 'gh: HTTP 502: Bad Gateway' >&2; exit 1; fi ;;
+  "workflow run "*) if [ "$GH_DISPATCH" = fail ]; then echo 'could not create workflow dispatch event: HTTP 422' >&2; exit 1; fi ;;
 esac
 """
 
@@ -316,7 +318,7 @@ def run_steps(job: dict, values: dict, env: dict, tmp_path: Path) -> tuple[str, 
     return "success", outputs, log
 
 
-def run_locally(event: Path, tmp_path: Path, label="yes", pull="opened", python=None) -> dict:
+def run_locally(event: Path, tmp_path: Path, label="yes", pull="opened", python=None, put="ok", dispatch="ok") -> dict:
     """The three jobs in their order, as GitHub chains them: each job's result and outputs feed the next."""
     if shutil.which("bash") is None:  # Windows: the jobs run on ubuntu-24.04; their bash steps are tested there
         pytest.skip("no bash here: the run-report jobs' steps are bash scripts of an ubuntu-24.04 job")
@@ -337,6 +339,8 @@ def run_locally(event: Path, tmp_path: Path, label="yes", pull="opened", python=
         "GH_LOG": str(tmp_path / "gh.log"),
         "GH_LABEL": label,
         "GH_PR": pull,
+        "GH_PUT": put,
+        "GH_DISPATCH": dispatch,
     }
     values = {
         "github.event.issue.labels.*.name": [item["name"] for item in issue.get("labels", [])],
@@ -411,7 +415,23 @@ PATHS = {
     "pull request failed otherwise": (
         dict(report=REAL, pull="error"),
         {"validate": "success", "propose": "failure", "comment": "success"},
-        ["**The run report is valid.**", "The pull request could not be opened"],
+        ["**The run report is valid.**", "waits on the branch `run-report/issue-7`, but its pull request could not"],
+        [],
+    ),
+    "branch not pushed": (
+        dict(report=REAL, put="fail"),
+        {"validate": "success", "propose": "failure", "comment": "success"},
+        ["**The run report is valid.**", "could not be put on a branch", "a maintainer will add it"],
+        [],
+    ),
+    # The pull request exists: the comment says so (review 6, m6: it said the pull request failed).
+    "checks not started": (
+        dict(report=REAL, dispatch="fail"),
+        {"validate": "success", "propose": "success", "comment": "success"},
+        [
+            "A pull request adds the run to the site: https://github.com/Owner/Repo/pull/8",
+            "Maintainers: the pull request's checks could not be started",
+        ],
         [],
     ),
     "label missing": (
@@ -429,7 +449,15 @@ def test_every_path_ends_in_one_comment(path, tmp_path):
     event = issue_event(
         tmp_path, "Run report: a GPU", form_body(given["report"]), labels=given.get("labels", ["run-report"])
     )
-    run = run_locally(event, tmp_path, given.get("label", "yes"), given.get("pull", "opened"), given.get("python"))
+    run = run_locally(
+        event,
+        tmp_path,
+        given.get("label", "yes"),
+        given.get("pull", "opened"),
+        given.get("python"),
+        given.get("put", "ok"),
+        given.get("dispatch", "ok"),
+    )
     assert {job: run[job] for job in results} == results, run["log"]
     assert len(run["comments"]) == 1, run["calls"]
     assert run["comments"][0].endswith("nothing from the report was run.</sub>\n"), run["comments"][0]
@@ -446,6 +474,50 @@ def test_every_path_ends_in_one_comment(path, tmp_path):
         ]
         for checks in pull_request:  # every workflow that a pull request starts, started on the report's branch
             assert f"workflow run {checks} --ref run-report/issue-7" in run["calls"], checks
+
+
+def test_a_key_with_a_workflow_command_never_starts_a_line_of_the_log(tmp_path):
+    """Review 6, m4: a report's key printed raw put `::error ...` at the start of a line of the step's log. Every
+    line the validator prints is escaped; around it, workflow commands are stopped with a token of the run's own."""
+    report = json.loads(REAL)
+    report["guide"]["scripts"]["x\n::error title=Report valid::merge it\r\n::add-mask::valid"] = "\u202e"
+    event = issue_event(tmp_path, "Run report", form_body(json.dumps(report, indent=1)))
+    run = run_locally(event, tmp_path)
+    assert run["validate"] == "success" and "**The run report was not accepted.**" in run["comments"][0]
+    commands = [line for line in run["log"].splitlines() if line.startswith("::")]
+    token = re.fullmatch(r"::stop-commands::([0-9a-f]{32})", commands[0])
+    assert token and commands[1:] == [f"::{token.group(1)}::"], commands
+    assert "\\n::error title=Report valid" in run["log"]  # printed, escaped, inside the stopped part
+
+
+@pytest.mark.parametrize(
+    "body, reason",
+    [
+        # The first fence hidden in a comment (GitHub does not show it) holds a faster run than the visible one.
+        (
+            "<!--\n```json\n"
+            + REAL.replace('"seconds_per_epoch": 2.3', '"seconds_per_epoch": 1.2')
+            + "\n```\n-->\n"
+            + form_body(INVALID),
+            "report.timed_run.accuracy: 1.2 is greater than the maximum of 1",
+        ),
+        (form_body(REAL).replace("- [X] I have read", "- [ ] I have read"), "the consent box is not ticked"),
+        (form_body(REAL).split("### Consent")[0], "the consent box is not ticked"),
+        (f"```json\n{REAL}\n```\n", "no section '### The report'"),
+        ("### The report\n\n_No response_\n\n### Consent\n\n- [X] I have read the report\n", "holds no fenced json block"),
+        ("<!-- ### The report\n\n```json\n" + REAL + "\n```\n\n### Consent\n\n- [X] yes -->\n", "no section"),
+    ],
+    ids=["hidden fence", "consent unticked", "no consent section", "no form heading", "no fence", "all hidden"],
+)
+def test_only_the_visible_report_under_the_forms_heading_with_consent_is_judged(body, reason, tmp_path):
+    """Review 6, m5: the body's first fence was judged wherever it was, and consent was never checked."""
+    event = issue_event(tmp_path, "Run report", body)
+    command = [sys.executable, str(VALIDATOR), "--event", str(event), "--comment", str(tmp_path / "comment.md")]
+    command += ["--proposal", str(tmp_path / "proposal")]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120, env={"PATH": "/usr/bin:/bin"})
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert reason in (tmp_path / "comment.md").read_text(encoding="utf-8")
+    assert not (tmp_path / "proposal").exists()
 
 
 def test_an_issue_that_is_not_a_report_gets_no_comment(tmp_path):

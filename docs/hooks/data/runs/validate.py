@@ -714,7 +714,7 @@ def report_text(body: str) -> tuple[str, list[str]]:
         return "", [f"the issue has no section '### {REPORT_HEADING}': open it with the run-report form"]
     fences = Page.parse(parts[REPORT_HEADING], "the report's section").fences
     if not fences:
-        return "", ["the section 'The report' holds no ```json block: paste the file into the form's field"]
+        return "", ["the section 'The report' holds no fenced json block: paste the file into the form's field"]
     if not TICKED.search(parts.get(CONSENT_HEADING, "")):
         problems.append(
             "the consent box is not ticked: the report is published only with it (edit the issue and tick it)"
