@@ -5,24 +5,36 @@
 
 The workflow .github/workflows/run-report.yml runs it; it lives beside the schemas it applies (schema-N.json).
 The issue's body is read from GitHub's event file (``$GITHUB_EVENT_PATH``), never from a ``${{ }}``
-expression. The report is the body's first ```json block (the issue form renders its field so); it must be
-at most MAX_REPORT bytes and MAX_DEPTH levels deep, parse as JSON without NaN or Infinity, and pass
-schema-N.json for its ``schema_version``. Then rules, each over every string of the report (keys too):
+expression. The report is the first ```json block under the form's heading "### The report", in the body as
+GitHub shows it (HTML comments taken out), and the form's consent box must be ticked. The report must be at
+most MAX_REPORT bytes and MAX_DEPTH levels deep, parse as JSON without NaN or Infinity, and pass schema-N.json
+for its ``schema_version`` (an integer only a JSON integer: 26100.0 is not one). Then rules, each over every
+string of the report (keys too):
 
-* characters: no control, format (bidi, zero-width), private or unassigned character, no space but U+0020,
-  no look-alike of an ASCII character (what NFKC folds to one: fullwidth forms), no word that mixes Latin,
-  Cyrillic or Greek letters or spells a Latin-looking word in Cyrillic or Greek letters ("Н200");
+* characters, by allow-list: printable ASCII, and in the fields that can hold the reader's language, letters
+  of named Unicode scripts (SCRIPT_LETTERS, FIELD_SCRIPTS: Latin, Greek, Cyrillic, Han, kana, Hangul) that are
+  their own NFKC form; then no word that mixes Latin, Cyrillic or Greek letters or spells a Latin-looking
+  word in Cyrillic or Greek letters ("Н200");
 * markup: no tag, comment, entity or script URL;
 * privacy, read through JSON and URL escapes (``\\u5f20``, ``%3A``): a path is relative to the scripts
-  folder (no drive, UNC, POSIX root or home path, and never two levels up); no 8.3 short name (ZHANGS~1),
-  generated host name (DESKTOP-A1B2C3D, ZHANGSAN-PC) or user@host; a link only to a host that the scripts
-  themselves write (snippets/*.py); no *** glued to a word (a redaction inside a word, "***nux");
-* plausibility: the summary agrees with the epochs, the check's result with its numbers; the back-end with
-  the device, the OS and the GPU's vendor; every epoch no faster than any GPU of its class can run one
-  (TIMING_FLOOR) and an accuracy no LeNet reaches (ACCURACY_CEILING); a real day since schema 1 existed.
+  folder, or cut to ``...`` and its last two parts, or under %PYTHONHOME% (what report.py writes): no drive,
+  drive-relative, root-relative, UNC, POSIX root or home path, no other environment variable, never two
+  levels up; no 8.3 short name (ZHANGS~1), SID, network address, generated host name (DESKTOP-A1B2C3D,
+  ZHANGSAN-PC) or user@host; a link only to a host that the scripts themselves write (snippets/*.py); no ***
+  glued to a word (a redaction inside a word, "***nux");
+* plausibility: the summary agrees with the epochs, the check's result with its numbers and with
+  verify_training.py's own tolerance; the batch size and guide version report.py writes; the back-end with
+  the device, the OS and the GPU's vendor; the back-end, OS, Python and torch against one table of what exists
+  (what_exists(): pyproject.toml's pins, guide.gpus.BACKENDS, Windows' first builds); every epoch no faster
+  than any GPU of its class can run one (TIMING_FLOOR) and an accuracy no LeNet reaches (ACCURACY_CEILING); a
+  real day since schema 1 existed and since its guide version.
 
-A GPU or adapter that docs/hooks/data/gpus.yml does not know, or knows only as a vendor's generic entry,
-is flagged for the maintainer, never a reason to refuse.
+Every line it prints is printable ASCII (keys and values escaped), so no report text can start a workflow
+command in the step's log; the workflow also stops commands around it.
+
+Every GPU name is looked up through one function (device_entry: gpus.yml's names and aliases for now). A GPU
+or adapter that the table does not know, or knows only as a vendor's generic entry, is flagged for the
+maintainer, never a reason to refuse.
 
 Each problem is one line with the field it is in. ``--comment`` writes the comment for the issue;
 ``--proposal DIR`` writes a valid report to DIR/issue-N.json, as report.py writes it (json.dumps of the
