@@ -504,7 +504,10 @@ def test_a_key_with_a_workflow_command_never_starts_a_line_of_the_log(tmp_path):
         (form_body(REAL).replace("- [X] I have read", "- [ ] I have read"), "the consent box is not ticked"),
         (form_body(REAL).split("### Consent")[0], "the consent box is not ticked"),
         (f"```json\n{REAL}\n```\n", "no section '### The report'"),
-        ("### The report\n\n_No response_\n\n### Consent\n\n- [X] I have read the report\n", "holds no fenced json block"),
+        (
+            "### The report\n\n_No response_\n\n### Consent\n\n- [X] I have read the report\n",
+            "holds no fenced json block",
+        ),
         ("<!-- ### The report\n\n```json\n" + REAL + "\n```\n\n### Consent\n\n- [X] yes -->\n", "no section"),
     ],
     ids=["hidden fence", "consent unticked", "no consent section", "no form heading", "no fence", "all hidden"],
