@@ -559,3 +559,20 @@ def test_the_validate_job_from_a_fresh_clone_runs_nothing_from_the_issue(tmp_pat
     assert ok, captured.out + captured.err
     assert not marker.exists()
     assert "\nvalid\n" in captured.out  # a name is text: quoted, never run (the site escapes it)
+
+
+def test_a_report_too_large_for_the_propose_step_is_refused_by_the_validator():
+    """Review 6, m6(b): a valid 47 KB report of non-ASCII text became 172 KB of base64, more than the propose step's
+    one environment variable can carry (Linux: 128 KiB), so the step could not start. The validator caps it.
+    Cyrillic grows most: 2 bytes of UTF-8 become 6 ASCII characters (\\u0434)."""
+    report = json.loads(REAL)
+    text = "\u0434\u0430\u043d\u043d\u044b\u0435 " * 85  # 595 letters and spaces, a finding's text holds 600
+    findings = report["doctor"]["findings"]
+    while len(json.dumps(report, indent=1, ensure_ascii=False).encode("utf-8")) <= validator.MAX_REPORT:
+        findings.append({"status": "ok", "topic": "x", "text": text, "fix": "", "section": ""})
+    findings.pop()  # the most findings that fit in MAX_REPORT
+    body = json.dumps(report, indent=1, ensure_ascii=False)
+    assert len(body.encode("utf-8")) <= validator.MAX_REPORT
+    _, problems, _ = validator.validate(body)
+    assert len(problems) == 1 and "as the pull request carries it (ASCII, base64), more than 120000" in problems[0]
+    assert len(base64.b64encode(validator.proposal(report).encode("ascii"))) > validator.MAX_PROPOSAL
