@@ -486,3 +486,92 @@ HOSTILE = {
 def test_no_hostile_report_is_accepted_or_crashes_the_validator(kind):
     seen, shown = tally(HOSTILE[kind])
     assert set(seen) == {"refused"}, f"{kind}: {dict(seen)}\n" + "\n".join(shown)
+
+
+# --- issue bodies: what GitHub shows is what is judged, and only with consent ---------------------------------
+
+
+def body_verdict(body: str) -> str:
+    """accepted or refused, as the workflow's validator judges an issue's body (or crash)."""
+    folder = Path(os.environ.get("TMPDIR", "/tmp"))
+    event = folder / f"fuzz-event-{os.getpid()}.json"
+    issue = {"number": 7, "title": "Run report", "body": body, "labels": [{"name": "run-report"}]}
+    event.write_text(json.dumps({"action": "opened", "issue": issue}), encoding="utf-8")
+    out = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+            status = validator.main(["--event", str(event), "--comment", str(folder / f"fuzz-{os.getpid()}.md")])
+    except BaseException as error:  # noqa: BLE001 - a crash is what is counted
+        return f"crash {type(error).__name__}"
+    return {0: "accepted", 1: "refused"}.get(status, f"crash (exit {status})")
+
+
+def section(heading: str, text: str) -> str:
+    return f"### {heading}\n\n{text}\n\n"
+
+
+def fenced(report: dict) -> str:
+    return f"```json\n{dumped(report)}\n```"
+
+
+TICKED = "- [X] I have read the report, and I agree that it is published"
+UNTICKED = "- [ ] I have read the report, and I agree that it is published"
+
+
+@st.composite
+def bodies(draw, hostile: bool):
+    """An issue body as the form writes it, with generated noise a browser or an edit adds (CRLF, a lower-case
+    x, comments and text elsewhere); hostile: the visible report refused while a valid one hides in a comment,
+    or the consent box unticked, hidden or missing, or the report's heading hidden or of another level."""
+    report = draw(bases)
+    refused = changed_by(report, {"timed_run.accuracy": 1.2})
+    comment = draw(st.sampled_from(["", "<!-- a note -->\n\n", "<!--\n\nedited\n-->\n"]))
+    tick = TICKED.replace("[X]", draw(st.sampled_from(["[X]", "[x]"])))
+    parts = [section("The report", fenced(report)), section("Consent", tick)]
+    kind = "valid"
+    if hostile:
+        kind = draw(
+            st.sampled_from(
+                ["hidden valid report", "unticked", "no consent", "consent hidden", "heading hidden", "heading level"]
+            )
+        )
+        if kind == "hidden valid report":
+            hidden = "<!--\n" + section("The report", fenced(report)) + "-->\n"
+            parts[0] = section("The report", draw(st.sampled_from([hidden, ""])) + fenced(refused))
+            parts.insert(draw(st.integers(0, 1)), hidden)
+        elif kind == "unticked":
+            parts[1] = section("Consent", UNTICKED)
+        elif kind == "no consent":
+            parts.pop()
+        elif kind == "consent hidden":
+            parts[1] = section("Consent", f"{UNTICKED}\n<!-- {TICKED} -->")
+        elif kind == "heading hidden":
+            parts[0] = "<!-- ### The report -->\n\n" + fenced(report) + "\n\n"
+        else:
+            parts[0] = parts[0].replace("### The report", draw(st.sampled_from(["## The report", "#### The report"])))
+    body = comment + "".join(parts) + draw(st.sampled_from(["", "\n\nThanks!\n", "\n<!-- -->\n"]))
+    if draw(st.booleans()):
+        body = body.replace("\n", "\r\n")
+    return kind, body
+
+
+def tally_bodies(strategy) -> Counter:
+    seen = Counter()
+
+    @settings(max_examples=EXAMPLES // 2, derandomize=True, database=None, phases=[Phase.generate], deadline=None)
+    @given(strategy)
+    def draw(case):
+        seen[(case[0], body_verdict(case[1]))] += 1
+
+    draw()
+    return seen
+
+
+def test_a_body_as_the_form_writes_it_is_accepted():
+    seen = tally_bodies(bodies(hostile=False))
+    assert {verdict for _, verdict in seen} == {"accepted"}, dict(seen)
+
+
+def test_a_hidden_report_or_no_consent_is_refused():
+    seen = tally_bodies(bodies(hostile=True))
+    assert {verdict for _, verdict in seen} == {"refused"}, dict(seen)
