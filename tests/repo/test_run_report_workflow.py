@@ -3,7 +3,9 @@
 * The validator, by table: tests/repo/run_reports/hostile.yml holds the third reliability review's hostile
   and malformed reports (and the earlier tests' bad reports), each made here from a real report, with what
   the review's validator did and the reason now expected; one test runs the whole table and lists every row
-  that fails. An error inside the validator is one line and exit 3, never a traceback or "invalid".
+  that fails. An error inside the validator is one line and exit 3, never a traceback or "invalid". The
+  classes of characters, path forms, keys, integers and combinations are generated, not rows:
+  tests/repo/test_run_report_fuzz.py.
 * The workflow, end to end, through a local run of its jobs' steps (validate, propose, comment: each `run:`
   script with bash, its `env:` and `if:` filled in from the event and the earlier jobs' results, `gh` a
   stand-in that logs each call): every path ends in one comment on the issue, saying what happened and what
