@@ -10,8 +10,12 @@
   folds to ASCII, a letter of a script outside the allow-list, a Cyrillic or Greek letter inside a Latin word),
   a path form with a private name in it, a key that carries a GitHub workflow command, a value of the wrong
   JSON type where the schema (schema-N.json) wants an integer, and a combination that cannot exist (versions,
-  back-end, OS, Python, the training check's own tolerance, the batch size). None may be accepted; none may
-  crash the validator; its output never starts a line with `::` (a workflow command in the step's log).
+  back-end, OS, Python, the training check's own tolerance, the batch size), and, from the schema itself,
+  every field given a value its schema forbids. None may be accepted; none may crash the validator; its output
+  never starts a line with `::` (a workflow command in the step's log).
+* Free text (a finding's text and fix, a failed check's reason) in words of every script the allow-list names
+  must be accepted; issue bodies as the form writes them must be accepted, and a report hidden from view or a
+  body without the ticked consent box refused.
 
 Each class draws a fixed number of cases from a fixed seed (derandomize), counts what the validator did with
 them, and names the counts and the first few cases that went wrong. FUZZ_EXAMPLES (environment) changes the
@@ -482,12 +486,6 @@ HOSTILE = {
 }
 
 
-@pytest.mark.parametrize("kind", list(HOSTILE))
-def test_no_hostile_report_is_accepted_or_crashes_the_validator(kind):
-    seen, shown = tally(HOSTILE[kind])
-    assert set(seen) == {"refused"}, f"{kind}: {dict(seen)}\n" + "\n".join(shown)
-
-
 # --- issue bodies: what GitHub shows is what is judged, and only with consent ---------------------------------
 
 
@@ -575,3 +573,113 @@ def test_a_body_as_the_form_writes_it_is_accepted():
 def test_a_hidden_report_or_no_consent_is_refused():
     seen = tally_bodies(bodies(hostile=True))
     assert {verdict for _, verdict in seen} == {"refused"}, dict(seen)
+
+
+# --- from the schema: every field with a value it forbids; free text in every script the allow-list names -------
+
+
+def leaves(schema: dict, path=()):
+    """(path, the field's schema) of every field the schema describes, $ref followed (0 for an array's item)."""
+    if "$ref" in schema:
+        schema = SCHEMA["$defs"][schema["$ref"].rsplit("/", 1)[1]]
+    if "properties" in schema:
+        for key, child in schema["properties"].items():
+            yield from leaves(child, (*path, key))
+    elif isinstance(schema.get("items"), dict) and "properties" in schema["items"]:
+        yield from leaves(schema["items"], (*path, 0))
+    elif "anyOf" not in schema:
+        yield path, schema
+
+
+def forbidden(schema: dict) -> list:
+    """Values the field's schema refuses: another type, past a bound, outside its pattern, enum or const."""
+    kinds = schema.get("type", [])
+    kinds = [kinds] if isinstance(kinds, str) else kinds
+    values = [{"a": 1}, [1]]
+    if "string" not in kinds:
+        values.append("0.5")
+    if not {"number", "integer"} & set(kinds):
+        values.append(7)
+    if "maximum" in schema:
+        values.append(schema["maximum"] + 1)
+    if "minimum" in schema:
+        values.append(schema["minimum"] - 1)
+    if "exclusiveMinimum" in schema:
+        values.append(schema["exclusiveMinimum"])
+    if "maxLength" in schema:
+        values.append("a" * (schema["maxLength"] + 1))
+    if "pattern" in schema:
+        values.append("not a match ~")
+    if "enum" in schema or "const" in schema:
+        values.append("Vulkan")
+    return values
+
+
+FIELDS = [(path, schema) for path, schema in leaves(SCHEMA) if path[-1] not in ("scripts",)]
+
+
+def holds(report, path) -> bool:
+    """Whether the report has a place at ``path`` (a list as long as its index)."""
+    for part in path:
+        if isinstance(part, int) and (not isinstance(report, list) or len(report) <= part):
+            return False
+        if isinstance(part, str) and (not isinstance(report, dict) or part not in report):
+            return False
+        report = report[part]
+    return True
+
+
+@st.composite
+def schema_violations(draw):
+    base = json.loads(json.dumps(draw(bases)))
+    path, schema = draw(st.sampled_from([(p, s) for p, s in FIELDS if holds(base, p[:-1])]))
+    value = draw(st.sampled_from(forbidden(schema)))
+    place = base
+    for part in path[:-1]:
+        place = place[part]
+    place[path[-1]] = value
+    return f"{path} = {value!r}"[:120], dumped(base)
+
+
+# Words of one script each: Latin with accents, Han, kana, Hangul, and the Cyrillic and Greek letters that look
+# like no Latin one (a word of only look-alikes is refused on purpose: "Н200").
+WORD_ALPHABETS = [
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ\u00e9\u00e8\u00e0\u00f1\u00f6\u00df\u0142\u0219",
+    "\u8bad\u7ec3\u6a21\u578b\u6570\u636e\u663e\u5361\u9a71\u52a8",
+    "\u3042\u3044\u3046\u30ab\u30bf\u30ab\u30ca\u30fc",
+    "\ud55c\uad6d\uc5b4\ubaa8\ub378",
+    "\u0431\u0433\u0434\u0436\u0437\u043b\u043f\u0444\u0446\u0447\u0448\u044b\u044d\u044e\u044f",
+    "\u03b3\u03b4\u03b8\u03bb\u03be\u03c0\u03c3\u03c6\u03c8\u03c9",
+]
+words = st.sampled_from(WORD_ALPHABETS).flatmap(lambda a: st.text(alphabet=a, min_size=1, max_size=12))
+free_texts = st.lists(
+    st.tuples(words, st.sampled_from([" ", ", ", ". ", ": ", " (", ") ", " - ", "; "])), min_size=1, max_size=20
+).map(lambda pairs: "".join(w + p for w, p in pairs).strip()[:400])
+
+
+@st.composite
+def free_text_reports(draw):
+    """A valid report whose free-text fields (a finding's text and fix, a failed check's reason) hold words of
+    every script the allow-list names."""
+    base = json.loads(json.dumps(draw(bases)))
+    finding = draw(st.sampled_from(base["doctor"]["findings"]))
+    finding["text"], finding["fix"] = draw(free_texts), draw(free_texts)
+    if draw(st.booleans()):
+        check = base["training_check"]
+        check.update(passed=False, reason=draw(free_texts), loss_difference=None, weight_difference=None)
+        check["bf16_difference"] = None
+    return finding["text"][:60], dumped(base)
+
+
+HOSTILE["schema: every field with a value it forbids"] = schema_violations()
+
+
+def test_free_text_in_every_named_script_is_accepted():
+    seen, shown = tally(free_text_reports())
+    assert set(seen) == {"accepted"}, f"{dict(seen)}\n" + "\n".join(shown)
+
+
+@pytest.mark.parametrize("kind", list(HOSTILE))
+def test_no_hostile_report_is_accepted_or_crashes_the_validator(kind):
+    seen, shown = tally(HOSTILE[kind])
+    assert set(seen) == {"refused"}, f"{kind}: {dict(seen)}\n" + "\n".join(shown)
