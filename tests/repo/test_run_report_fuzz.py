@@ -19,7 +19,7 @@
 
 Each class draws a fixed number of cases from a fixed seed (derandomize), counts what the validator did with
 them, and names the counts and the first few cases that went wrong. FUZZ_EXAMPLES (environment) changes the
-number of cases per class (100).
+number of cases per class (80).
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parents[2]
 RUNS = ROOT / "docs" / "hooks" / "data" / "runs"
-EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "100"))
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "80"))
 
 # FUZZ_VALIDATOR: another copy of the validator beside this one (an older commit's, to count what it did).
 _spec = importlib.util.spec_from_file_location(
