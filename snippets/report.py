@@ -210,8 +210,9 @@ def doctor_report() -> dict:
     for finding in findings:
         if finding.status != "ok":
             print("   ", finding.line())
-    names = doctor.private_names(dict(os.environ))
-    return json.loads(doctor.report(findings, names))
+    # The names are replaced later, in redacted(), once the paths are
+    # relative: a folder named after the user would match no more.
+    return json.loads(doctor.report(findings, []))
 
 
 def training_check(device: torch.device, steps: int) -> dict:
@@ -282,39 +283,77 @@ def timed_run(device: torch.device, data, args) -> dict:
 # --- the report -----------------------------------------------------------
 
 
-def relative(text: str, scripts: Path) -> str:
-    """``text`` with the scripts folder written as ``.``, the project
-    folder above it as ``..``, the home folder as %USERPROFILE% and
-    Python's own folder as %PYTHONHOME%: a report holds no absolute
-    path of this PC's.
+def this_pc() -> tuple[Path, Path, list[Path]]:
+    """The folders a report can name: the scripts folder, Python's own
+    folder, and the other paths the doctor writes (this Python, its
+    environment, conda's, the current and the home folder).
     """
-    folders = {
-        scripts: ".",
-        scripts.parent: "..",
-        Path.home(): "%USERPROFILE%",
-        Path(sys.base_prefix): "%PYTHONHOME%",
-    }
-    for folder in sorted(folders, key=lambda f: len(str(f)), reverse=True):
-        if folder == Path(folder.anchor):
-            continue  # a drive's root: every path would match
-        for form in {str(folder), folder.as_posix()}:
-            pattern = re.escape(form) + r"(?![^\\/\s\"'])"
-            text = re.sub(pattern, folders[folder], text, flags=re.I)
+    others = [sys.executable, sys.prefix, Path.cwd(), Path.home()]
+    if os.environ.get("CONDA_PREFIX"):
+        others.append(os.environ["CONDA_PREFIX"])
+    return HERE, Path(sys.base_prefix), [Path(p) for p in others]
+
+
+def forms(folder: Path) -> list[str]:
+    """How ``folder`` can be written: with its own separators and with /,
+    longest first. None for a drive's root: every path would match."""
+    if str(folder) == folder.anchor:
+        return []
+    return sorted({str(folder), folder.as_posix()}, key=len, reverse=True)
+
+
+def last_parts(path: str) -> str:
+    """``...`` and the last two parts of ``path``, with its separator."""
+    sep = "\\" if "\\" in path else "/"
+    parts = [p for p in re.split(r"[\\/]", path) if p and p[-1] != ":"]
+    return sep.join(["...", *parts[-2:]])
+
+
+def relative(
+    text: str, scripts: Path, python_home: Path, others: list[Path]
+) -> str:
+    """``text`` with the scripts folder written as ``.`` (what is inside
+    it stays), Python's own folder as %PYTHONHOME%, and every other path
+    of this PC shortened to ``...`` and its last two parts
+    (...\\Scripts\\python.exe): a report holds no absolute path. Any
+    pathlib path works, Windows' form on any OS too. It runs before the
+    names are replaced: afterwards no folder would match any more.
+    """
+    end = r"(?![^\\/\s\"'(),;])"  # the folder's name ends here
+    for form in forms(scripts):
+        text = re.sub(re.escape(form) + end, ".", text, flags=re.I)
+    for form in forms(python_home):
+        text = re.sub(
+            re.escape(form) + end, "%PYTHONHOME%", text, flags=re.I
+        )
+    rest = r"(?:[\\/][^\\/\s\"'(),;]+)*"  # the path goes on below it
+    longest = sorted(others, key=lambda f: len(str(f)), reverse=True)
+    for form in [form for folder in longest for form in forms(folder)]:
+        text = re.sub(
+            re.escape(form) + end + rest,
+            lambda found: last_parts(found.group(0)),
+            text,
+            flags=re.I,
+        )
     return text
 
 
-def redacted(value, names: list[str]):
-    """Every string in the report with paths relative to the scripts
-    folder and the user's and host's names replaced by ***, as the
-    doctor's --json does.
+def redacted(value, names: list[str], places=None):
+    """Every string in the report with its paths made relative first
+    (relative(); ``places`` is this_pc() unless given), then the user's
+    and host's names replaced by ***, as the doctor's --json does.
     """
+    if places is None:
+        places = this_pc()
     if isinstance(value, str):
-        scripts = Path(__file__).resolve().parent
-        return doctor.redact(relative(value, scripts), names)
+        return doctor.redact(relative(value, *places), names)
     if isinstance(value, dict):
-        return {key: redacted(item, names) for key, item in value.items()}
+        return {
+            key: redacted(item, names, places)
+            for key, item in value.items()
+        }
     if isinstance(value, list):
-        return [redacted(item, names) for item in value]
+        return [redacted(item, names, places) for item in value]
     return value
 
 

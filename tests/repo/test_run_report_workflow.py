@@ -3,7 +3,9 @@
 * The validator, by table: tests/repo/run_reports/hostile.yml holds the third reliability review's hostile
   and malformed reports (and the earlier tests' bad reports), each made here from a real report, with what
   the review's validator did and the reason now expected; one test runs the whole table and lists every row
-  that fails. An error inside the validator is one line and exit 3, never a traceback or "invalid".
+  that fails. An error inside the validator is one line and exit 3, never a traceback or "invalid". The
+  classes of characters, path forms, keys, integers and combinations are generated, not rows:
+  tests/repo/test_run_report_fuzz.py.
 * The workflow, end to end, through a local run of its jobs' steps (validate, propose, comment: each `run:`
   script with bash, its `env:` and `if:` filled in from the event and the earlier jobs' results, `gh` a
   stand-in that logs each call): every path ends in one comment on the issue, saying what happened and what
@@ -140,7 +142,8 @@ def test_the_real_report_and_every_run_on_the_site_are_valid():
 def test_a_gpu_that_gpus_yml_does_not_know_or_knows_only_by_its_vendor_is_flagged_not_refused():
     real = json.loads(REAL)
     directml = {"system.os": "Windows-11-10.0.26100-SP0", "system.windows_build": 26100}
-    directml |= {"system.backend": "DirectML", "gpu.device": "privateuseone:0"}
+    directml |= {"system.backend": "DirectML", "gpu.device": "privateuseone:0", "system.torch": "2.4.1"}
+    directml |= {"system.backend_version": validator.what_exists()["directml"], "system.python": "3.12.7"}
     for name, note in [
         ("Moore Threads MTT S80", "`Moore Threads MTT S80` is not in docs/hooks/data/gpus.yml"),
         # gpus.match takes "NVIDIA" for its own name only: an unknown NVIDIA card is unknown, not the generic row.
@@ -244,6 +247,8 @@ case "$*" in
       *) echo 'gh: HTTP 502: Bad Gateway' >&2; exit 1 ;;
     esac ;;
   "issue comment "*) cp "$5" "$GH_LOG.comment-$(wc -l < "$GH_LOG")" ;;
+  "api -X PUT "*) if [ "$GH_PUT" = fail ]; then echo 'gh: HTTP 502: Bad Gateway' >&2; exit 1; fi ;;
+  "workflow run "*) if [ "$GH_DISPATCH" = fail ]; then echo 'could not create workflow dispatch event: HTTP 422' >&2; exit 1; fi ;;
 esac
 """
 
@@ -315,7 +320,7 @@ def run_steps(job: dict, values: dict, env: dict, tmp_path: Path) -> tuple[str, 
     return "success", outputs, log
 
 
-def run_locally(event: Path, tmp_path: Path, label="yes", pull="opened", python=None) -> dict:
+def run_locally(event: Path, tmp_path: Path, label="yes", pull="opened", python=None, put="ok", dispatch="ok") -> dict:
     """The three jobs in their order, as GitHub chains them: each job's result and outputs feed the next."""
     if shutil.which("bash") is None:  # Windows: the jobs run on ubuntu-24.04; their bash steps are tested there
         pytest.skip("no bash here: the run-report jobs' steps are bash scripts of an ubuntu-24.04 job")
@@ -336,6 +341,8 @@ def run_locally(event: Path, tmp_path: Path, label="yes", pull="opened", python=
         "GH_LOG": str(tmp_path / "gh.log"),
         "GH_LABEL": label,
         "GH_PR": pull,
+        "GH_PUT": put,
+        "GH_DISPATCH": dispatch,
     }
     values = {
         "github.event.issue.labels.*.name": [item["name"] for item in issue.get("labels", [])],
@@ -410,7 +417,23 @@ PATHS = {
     "pull request failed otherwise": (
         dict(report=REAL, pull="error"),
         {"validate": "success", "propose": "failure", "comment": "success"},
-        ["**The run report is valid.**", "The pull request could not be opened"],
+        ["**The run report is valid.**", "waits on the branch `run-report/issue-7`, but its pull request could not"],
+        [],
+    ),
+    "branch not pushed": (
+        dict(report=REAL, put="fail"),
+        {"validate": "success", "propose": "failure", "comment": "success"},
+        ["**The run report is valid.**", "could not be put on a branch", "a maintainer will add it"],
+        [],
+    ),
+    # The pull request exists: the comment says so (review 6, m6: it said the pull request failed).
+    "checks not started": (
+        dict(report=REAL, dispatch="fail"),
+        {"validate": "success", "propose": "success", "comment": "success"},
+        [
+            "A pull request adds the run to the site: https://github.com/Owner/Repo/pull/8",
+            "Maintainers: the pull request's checks could not be started",
+        ],
         [],
     ),
     "label missing": (
@@ -428,7 +451,15 @@ def test_every_path_ends_in_one_comment(path, tmp_path):
     event = issue_event(
         tmp_path, "Run report: a GPU", form_body(given["report"]), labels=given.get("labels", ["run-report"])
     )
-    run = run_locally(event, tmp_path, given.get("label", "yes"), given.get("pull", "opened"), given.get("python"))
+    run = run_locally(
+        event,
+        tmp_path,
+        given.get("label", "yes"),
+        given.get("pull", "opened"),
+        given.get("python"),
+        given.get("put", "ok"),
+        given.get("dispatch", "ok"),
+    )
     assert {job: run[job] for job in results} == results, run["log"]
     assert len(run["comments"]) == 1, run["calls"]
     assert run["comments"][0].endswith("nothing from the report was run.</sub>\n"), run["comments"][0]
@@ -445,6 +476,53 @@ def test_every_path_ends_in_one_comment(path, tmp_path):
         ]
         for checks in pull_request:  # every workflow that a pull request starts, started on the report's branch
             assert f"workflow run {checks} --ref run-report/issue-7" in run["calls"], checks
+
+
+def test_a_key_with_a_workflow_command_never_starts_a_line_of_the_log(tmp_path):
+    """Review 6, m4: a report's key printed raw put `::error ...` at the start of a line of the step's log. Every
+    line the validator prints is escaped; around it, workflow commands are stopped with a token of the run's own."""
+    report = json.loads(REAL)
+    report["guide"]["scripts"]["x\n::error title=Report valid::merge it\r\n::add-mask::valid"] = "\u202e"
+    event = issue_event(tmp_path, "Run report", form_body(json.dumps(report, indent=1)))
+    run = run_locally(event, tmp_path)
+    assert run["validate"] == "success" and "**The run report was not accepted.**" in run["comments"][0]
+    commands = [line for line in run["log"].splitlines() if line.startswith("::")]
+    token = re.fullmatch(r"::stop-commands::([0-9a-f]{32})", commands[0])
+    assert token and commands[1:] == [f"::{token.group(1)}::"], commands
+    assert "\\n::error title=Report valid" in run["log"]  # printed, escaped, inside the stopped part
+
+
+@pytest.mark.parametrize(
+    "body, reason",
+    [
+        # The first fence hidden in a comment (GitHub does not show it) holds a faster run than the visible one.
+        (
+            "<!--\n```json\n"
+            + REAL.replace('"seconds_per_epoch": 2.3', '"seconds_per_epoch": 1.2')
+            + "\n```\n-->\n"
+            + form_body(INVALID),
+            "report.timed_run.accuracy: 1.2 is greater than the maximum of 1",
+        ),
+        (form_body(REAL).replace("- [X] I have read", "- [ ] I have read"), "the consent box is not ticked"),
+        (form_body(REAL).split("### Consent")[0], "the consent box is not ticked"),
+        (f"```json\n{REAL}\n```\n", "no section '### The report'"),
+        (
+            "### The report\n\n_No response_\n\n### Consent\n\n- [X] I have read the report\n",
+            "holds no fenced json block",
+        ),
+        ("<!-- ### The report\n\n```json\n" + REAL + "\n```\n\n### Consent\n\n- [X] yes -->\n", "no section"),
+    ],
+    ids=["hidden fence", "consent unticked", "no consent section", "no form heading", "no fence", "all hidden"],
+)
+def test_only_the_visible_report_under_the_forms_heading_with_consent_is_judged(body, reason, tmp_path):
+    """Review 6, m5: the body's first fence was judged wherever it was, and consent was never checked."""
+    event = issue_event(tmp_path, "Run report", body)
+    command = [sys.executable, str(VALIDATOR), "--event", str(event), "--comment", str(tmp_path / "comment.md")]
+    command += ["--proposal", str(tmp_path / "proposal")]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120, env={"PATH": "/usr/bin:/bin"})
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert reason in (tmp_path / "comment.md").read_text(encoding="utf-8")
+    assert not (tmp_path / "proposal").exists()
 
 
 def test_an_issue_that_is_not_a_report_gets_no_comment(tmp_path):
@@ -483,3 +561,20 @@ def test_the_validate_job_from_a_fresh_clone_runs_nothing_from_the_issue(tmp_pat
     assert ok, captured.out + captured.err
     assert not marker.exists()
     assert "\nvalid\n" in captured.out  # a name is text: quoted, never run (the site escapes it)
+
+
+def test_a_report_too_large_for_the_propose_step_is_refused_by_the_validator():
+    """Review 6, m6(b): a valid 47 KB report of non-ASCII text became 172 KB of base64, more than the propose step's
+    one environment variable can carry (Linux: 128 KiB), so the step could not start. The validator caps it.
+    Cyrillic grows most: 2 bytes of UTF-8 become 6 ASCII characters (\\u0434)."""
+    report = json.loads(REAL)
+    text = "\u0434\u0430\u043d\u043d\u044b\u0435 " * 85  # 595 letters and spaces, a finding's text holds 600
+    findings = report["doctor"]["findings"]
+    while len(json.dumps(report, indent=1, ensure_ascii=False).encode("utf-8")) <= validator.MAX_REPORT:
+        findings.append({"status": "ok", "topic": "x", "text": text, "fix": "", "section": ""})
+    findings.pop()  # the most findings that fit in MAX_REPORT
+    body = json.dumps(report, indent=1, ensure_ascii=False)
+    assert len(body.encode("utf-8")) <= validator.MAX_REPORT
+    _, problems, _ = validator.validate(body)
+    assert len(problems) == 1 and "as the pull request carries it (ASCII, base64), more than 120000" in problems[0]
+    assert len(base64.b64encode(validator.proposal(report).encode("ascii"))) > validator.MAX_PROPOSAL

@@ -7,13 +7,15 @@ from __future__ import annotations
 import ast
 import importlib.util
 import json
-from pathlib import Path
+import os
+from pathlib import Path, PurePosixPath, PureWindowsPath
 
 import pytest
 
 from guide_harness import SNIPPETS, load_snippet, run_snippet
 
 VALIDATOR = Path(__file__).resolve().parents[2] / "docs" / "hooks" / "data" / "runs" / "validate.py"
+REAL_REPORT = Path(__file__).resolve().parents[2] / "tests" / "repo" / "run_reports" / "report.json"
 _spec = importlib.util.spec_from_file_location("run_report_validate", VALIDATOR)
 validate_run_report = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(validate_run_report)
@@ -126,3 +128,127 @@ def test_the_report_names_the_guides_version_not_a_git_commit(cpu_run):
     assert guide["version"] == report.GUIDE_VERSION
     assert "commit" not in guide
     assert set(guide["scripts"]) == set(report.SCRIPTS)
+
+
+# --- the guide's own layout: the project and its .venv under a home folder named after the user -------------
+
+
+@pytest.fixture(scope="module")
+def home_run(fashion_mnist_root, tmp_path_factory):
+    """report.py run as setup.md lays it out, on POSIX: the scripts in a project folder under the home folder
+    /.../zhangsan_qx7, whose name is the user's, with the project's .venv inside it (a link to this Python's
+    environment, so that sys.executable and sys.prefix sit under the home folder too)."""
+    import shutil
+    import subprocess
+    import sys
+
+    home = tmp_path_factory.mktemp("home") / "zhangsan_qx7"
+    project = home / "QX7-WORKSTATION proj \u5f20\u4e09"
+    project.mkdir(parents=True)
+    for script in SNIPPETS.glob("*.py"):
+        shutil.copy(script, project / script.name)
+    (project / ".venv").symlink_to(Path(sys.prefix), target_is_directory=True)
+    names = {"USER": "zhangsan_qx7", "USERNAME": "zhangsan_qx7", "LOGNAME": "zhangsan_qx7"}
+    env = {k: v for k, v in os.environ.items() if k not in {"TORCH_DEVICE", "PYTHONPATH", "VIRTUAL_ENV"}}
+    env |= names | {"HOME": str(home), "COMPUTERNAME": "QX7-WORKSTATION", "PYTHONIOENCODING": "ascii"}
+    command = [str(project / ".venv" / "bin" / "python"), "report.py", "--data-dir", str(fashion_mnist_root)]
+    result = subprocess.run([*command, *QUICK], cwd=project, env=env, capture_output=True, text=True, timeout=600)
+    return result, project / "run-report.json"
+
+
+def test_a_report_made_in_the_guides_layout_is_valid_but_for_the_part_of_the_set(home_run):
+    """The review's blocker (B1): the user's name was replaced before the paths were made relative, so no
+    path under the home folder was found any more and the validator refused the report."""
+    result, path = home_run
+    assert result.returncode == 0, result.stdout + result.stderr
+    text = path.read_text(encoding="utf-8")
+    assert "zhangsan" not in text.lower() and "QX7" not in text and "\\u5f20" not in text, text
+    _, problems, _ = validate_run_report.validate(text)
+    assert problems == [
+        "report.timed_run.train_images: 2000, not the full 60000: a run on part of the set is not comparable"
+    ]
+
+
+WINDOWS_HOME = PureWindowsPath(r"C:\Users\you")
+WINDOWS_PYTHON = PureWindowsPath(r"C:\Users\you\AppData\Local\Programs\Python\Python312")
+POSIX_HOME = PurePosixPath("/home/zhangsan")
+# (the scripts folder, this Python, its environment, the current folder; what the doctor wrote; what the report
+# holds): setup.md's layouts (the project's .venv, uv's, a conda in the home folder) and a venv elsewhere.
+LAYOUTS = [
+    (
+        WINDOWS_HOME / "dml-guide",
+        WINDOWS_HOME / r"dml-guide\.venv\Scripts\python.exe",
+        r"3.12.7, 64-bit, C:\Users\you\dml-guide\.venv\Scripts\python.exe",
+        r"3.12.7, 64-bit, .\.venv\Scripts\python.exe",
+    ),
+    (
+        WINDOWS_HOME / "dml-guide",
+        WINDOWS_HOME / r"dml-guide\.venv\Scripts\python.exe",
+        "the project's virtual environment: c:/users/YOU/dml-guide/.venv",
+        "the project's virtual environment: ./.venv",
+    ),
+    (
+        WINDOWS_HOME / r"OneDrive - Contoso Ltd\dml-guide",
+        WINDOWS_HOME / r"OneDrive - Contoso Ltd\venvs\dml\Scripts\python.exe",
+        r"3.12.7, 64-bit, C:\Users\you\OneDrive - Contoso Ltd\venvs\dml\Scripts\python.exe",
+        r"3.12.7, 64-bit, ...\Scripts\python.exe",
+    ),
+    (
+        WINDOWS_HOME / "dml-guide",
+        WINDOWS_HOME / r"miniconda3\envs\dml\python.exe",
+        r"conda's environment: C:\Users\you\miniconda3\envs\dml",
+        r"conda's environment: ...\envs\dml",
+    ),
+    (
+        WINDOWS_HOME / "dml-guide",
+        PureWindowsPath(r"D:\venvs\you\Scripts\python.exe"),
+        r"not installed in this Python (D:\venvs\you\Scripts\python.exe)",
+        r"not installed in this Python (...\Scripts\python.exe)",
+    ),
+    (
+        WINDOWS_HOME / "dml-guide",
+        WINDOWS_HOME / r"dml-guide\.venv\Scripts\python.exe",
+        r"C:\Users\you\AppData\Local\Programs\Python\Python312\python.exe",
+        r"%PYTHONHOME%\python.exe",
+    ),
+    (
+        POSIX_HOME / "proj \u5f20\u4e09",
+        POSIX_HOME / "proj \u5f20\u4e09/.venv/bin/python",
+        "3.12.7, 64-bit, /home/zhangsan/proj \u5f20\u4e09/.venv/bin/python",
+        "3.12.7, 64-bit, ./.venv/bin/python",
+    ),
+    (
+        POSIX_HOME / "proj",
+        PurePosixPath("/opt/torch/.venv/bin/python"),
+        "the project's virtual environment: /opt/torch/.venv",
+        "the project's virtual environment: .../torch/.venv",
+    ),
+    (
+        POSIX_HOME / "proj",
+        POSIX_HOME / ".venvs/zhangsan-dml/bin/python",
+        "the path /home/zhangsan has non-ASCII characters",
+        "the path .../home/*** has non-ASCII characters",
+    ),
+]
+
+
+def places(scripts, python):
+    """report.this_pc() for a PC of the given layout: home folder, Python's folder, the environment's."""
+    windows = isinstance(scripts, PureWindowsPath)
+    home, base = (WINDOWS_HOME, WINDOWS_PYTHON) if windows else (POSIX_HOME, PurePosixPath("/usr"))
+    environment = python.parent.parent if python.parent.name in ("Scripts", "bin") else python.parent
+    return scripts, base, [python, environment, scripts, home]
+
+
+@pytest.mark.parametrize("scripts, python, written, kept", LAYOUTS, ids=range(len(LAYOUTS)))
+def test_paths_are_made_relative_before_the_names_go(scripts, python, written, kept, monkeypatch):
+    """The doctor's findings as report.py keeps them: relative (or shortened) first, then the names; and the
+    validator takes the result (review B1: report.py replaced the names first, and no path matched)."""
+    finding = report.doctor.Finding("ok", "python", written, "", "")
+    monkeypatch.setattr(report.doctor, "diagnose", lambda: [finding])
+    monkeypatch.setattr(report.doctor, "private_names", lambda env: ["zhangsan", "you", "YOU-PC"])
+    findings = report.redacted(report.doctor_report(), ["zhangsan", "you", "YOU-PC"], places(scripts, python))
+    assert findings["findings"][0]["text"] == kept
+    real = json.loads(REAL_REPORT.read_text(encoding="utf-8"))
+    real["doctor"]["findings"][0]["text"] = kept
+    assert validate_run_report.validate(json.dumps(real))[1] == []

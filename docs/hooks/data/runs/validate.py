@@ -5,24 +5,36 @@
 
 The workflow .github/workflows/run-report.yml runs it; it lives beside the schemas it applies (schema-N.json).
 The issue's body is read from GitHub's event file (``$GITHUB_EVENT_PATH``), never from a ``${{ }}``
-expression. The report is the body's first ```json block (the issue form renders its field so); it must be
-at most MAX_REPORT bytes and MAX_DEPTH levels deep, parse as JSON without NaN or Infinity, and pass
-schema-N.json for its ``schema_version``. Then rules, each over every string of the report (keys too):
+expression. The report is the first ```json block under the form's heading "### The report", in the body as
+GitHub shows it (HTML comments taken out), and the form's consent box must be ticked. The report must be at
+most MAX_REPORT bytes and MAX_DEPTH levels deep, parse as JSON without NaN or Infinity, and pass schema-N.json
+for its ``schema_version`` (an integer only a JSON integer: 26100.0 is not one). Then rules, each over every
+string of the report (keys too):
 
-* characters: no control, format (bidi, zero-width), private or unassigned character, no space but U+0020,
-  no look-alike of an ASCII character (what NFKC folds to one: fullwidth forms), no word that mixes Latin,
-  Cyrillic or Greek letters or spells a Latin-looking word in Cyrillic or Greek letters ("Н200");
+* characters, by allow-list: printable ASCII, and in the fields that can hold the reader's language, letters
+  of named Unicode scripts (SCRIPT_LETTERS, FIELD_SCRIPTS: Latin, Greek, Cyrillic, Han, kana, Hangul) that are
+  their own NFKC form; then no word that mixes Latin, Cyrillic or Greek letters or spells a Latin-looking
+  word in Cyrillic or Greek letters ("Н200");
 * markup: no tag, comment, entity or script URL;
 * privacy, read through JSON and URL escapes (``\\u5f20``, ``%3A``): a path is relative to the scripts
-  folder (no drive, UNC, POSIX root or home path, and never two levels up); no 8.3 short name (ZHANGS~1),
-  generated host name (DESKTOP-A1B2C3D, ZHANGSAN-PC) or user@host; a link only to a host that the scripts
-  themselves write (snippets/*.py); no *** glued to a word (a redaction inside a word, "***nux");
-* plausibility: the summary agrees with the epochs, the check's result with its numbers; the back-end with
-  the device, the OS and the GPU's vendor; every epoch no faster than any GPU of its class can run one
-  (TIMING_FLOOR) and an accuracy no LeNet reaches (ACCURACY_CEILING); a real day since schema 1 existed.
+  folder, or cut to ``...`` and its last two parts, or under %PYTHONHOME% (what report.py writes): no drive,
+  drive-relative, root-relative, UNC, POSIX root or home path, no other environment variable, never two
+  levels up; no 8.3 short name (ZHANGS~1), SID, network address, generated host name (DESKTOP-A1B2C3D,
+  ZHANGSAN-PC) or user@host; a link only to a host that the scripts themselves write (snippets/*.py); no ***
+  glued to a word (a redaction inside a word, "***nux");
+* plausibility: the summary agrees with the epochs, the check's result with its numbers and with
+  verify_training.py's own tolerance; the batch size and guide version report.py writes; the back-end with
+  the device, the OS and the GPU's vendor; the back-end, OS, Python and torch against one table of what exists
+  (what_exists(): pyproject.toml's pins, guide.gpus.BACKENDS, Windows' first builds); every epoch no faster
+  than any GPU of its class can run one (TIMING_FLOOR) and an accuracy no LeNet reaches (ACCURACY_CEILING); a
+  real day since schema 1 existed and since its guide version.
 
-A GPU or adapter that docs/hooks/data/gpus.yml does not know, or knows only as a vendor's generic entry,
-is flagged for the maintainer, never a reason to refuse.
+Every line it prints is printable ASCII (keys and values escaped), so no report text can start a workflow
+command in the step's log; the workflow also stops commands around it.
+
+Every GPU name is looked up through one function (device_entry: gpus.yml's names and aliases for now). A GPU
+or adapter that the table does not know, or knows only as a vendor's generic entry, is flagged for the
+maintainer, never a reason to refuse.
 
 Each problem is one line with the field it is in. ``--comment`` writes the comment for the issue;
 ``--proposal DIR`` writes a valid report to DIR/issue-N.json, as report.py writes it (json.dumps of the
@@ -35,7 +47,10 @@ workflow tells the reporter that the check, not the report, failed).
 from __future__ import annotations
 
 import argparse
+import ast
+import contextlib
 import datetime
+import functools
 import json
 import math
 import os
@@ -60,6 +75,9 @@ SCRIPTS = ROOT / "snippets"
 SCHEMA_VERSIONS = {1: RUNS / "schema-1.json"}
 MAX_EVENT = 1_000_000  # GitHub caps an issue body at 65,536 characters
 MAX_REPORT = 48_000  # bytes: a real report is about 8 KB
+# The proposal in base64 is one environment variable of the propose step, which Linux caps at 128 KiB
+# (MAX_ARG_STRLEN): a report of non-ASCII text grows 2 to 6 times as ASCII JSON, then by 4/3.
+MAX_PROPOSAL = 120_000
 MAX_DEPTH = 8  # brackets: a report nests 4 deep (report.doctor.findings[0])
 FULL_TRAINING_SET = 60_000  # MNIST's and Fashion-MNIST's training images
 FIRST_DAY = datetime.date(2026, 12, 1)  # schema 1 and report.py's first day (git log of schema-1.json)
@@ -80,9 +98,29 @@ ACCURACY_CEILING = {"mnist": 0.998, "fashion-mnist": 0.96}
 
 # Markup in a string: a tag, a comment, an entity, or a script URL. Reports hold plain text only.
 MARKUP = re.compile(r"<\s*[A-Za-z!/?]|&#?\w+;|javascript\s*:|\bon[a-z]+\s*=", re.IGNORECASE)
-# Characters no report string holds: control, format (bidi, zero-width, BOM), surrogate, private, unassigned,
-# line and paragraph separators; and spaces other than U+0020.
-BANNED_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp", "Zs"}
+# The characters a report's strings may hold, by allow-list: printable ASCII (U+0020 the only space), and
+# letters of these named Unicode scripts, each as the code points of its letters that the languages of the
+# guide's readers use (a folder name inside the project, a Windows adapter name in Chinese or Japanese).
+# Only letters (LETTER_CATEGORIES) are taken from them: no mark (Mn, Me), no digit but ASCII's, no symbol.
+SCRIPT_LETTERS = {
+    "Latin": ((0x00C0, 0x00FF), (0x0100, 0x017F), (0x0218, 0x021B)),  # Latin-1 letters, Extended-A, Romanian
+    "Greek": ((0x0386, 0x03CE),),
+    "Cyrillic": ((0x0400, 0x045F), (0x0490, 0x0491)),
+    "Han": ((0x3400, 0x4DBF), (0x4E00, 0x9FFF)),
+    "Hiragana": ((0x3041, 0x3096),),
+    "Katakana": ((0x30A1, 0x30FA), (0x30FC, 0x30FC)),
+    "Hangul": ((0xAC00, 0xD7A3),),
+}
+LETTER_CATEGORIES = {"Lu", "Ll", "Lo", "Lm"}
+# The scripts each field may hold beyond ASCII: names that Windows gives in the reader's language (adapters,
+# CPUs) in East Asian scripts only; versions, OS, device, dates, keys: ASCII; free text: every script above.
+FIELD_SCRIPTS = {
+    "gpu.name": {"Han", "Hiragana", "Katakana", "Hangul"},
+    "gpu.windows_adapters.name": {"Han", "Hiragana", "Katakana", "Hangul"},
+    "doctor.findings.text": set(SCRIPT_LETTERS),
+    "doctor.findings.fix": set(SCRIPT_LETTERS),
+    "training_check.reason": set(SCRIPT_LETTERS),
+}
 # Cyrillic and Greek letters drawn like Latin ones: a word of only these (and digits) reads as Latin.
 LATIN_LOOKING = set("АВЕЅІЈКМНОРСТХУаеіјорсхуѕԁԛԝӏΑΒΕΖΗΙΚΜΝΟΡΤΥΧοικνρτυχ")
 SCRIPTS_SEEN = ("LATIN", "CYRILLIC", "GREEK")
@@ -98,12 +136,31 @@ PRIVACY = (
         "a network or device path ({found}): a report keeps only paths relative to the scripts folder",
     ),
     (
-        re.compile(r"(?:^|(?<=[\s\"'(\[=,;:]))(?:~[\\/]|/(?=[\w.~$%-]))"),
+        # A path from the root of a drive without its letter (\\Users\\x), or from the file system's root
+        # (/home/x, //host/share, /***/x): anything but a word, a dot or a path before its first separator.
+        re.compile(r"(?<![\w.%~\\/*])(?:/(?=[\w.~$%*/-])|\\(?=[\w.~$%*-]))"),
         "an absolute path ({found}): a report keeps only paths relative to the scripts folder",
     ),
     (
-        re.compile(r"(?:\.\.[\\/]){2,}"),
+        re.compile(r"(?<![\w:])[A-Za-z]:[^\s\\/:\"'|]+[\\/]"),
+        "a path on another drive's current folder ({found}): a report keeps only paths relative to the scripts folder",
+    ),
+    (
+        re.compile(r"(?<![\w.])~[\w.-]*[\\/]"),
+        "a home folder's path ({found}): a report keeps only paths relative to the scripts folder",
+    ),
+    (
+        re.compile(r"%(?!PYTHONHOME%)[A-Za-z_][\w()]*%|\$\{?(?:env:)?[A-Za-z_]\w*"),
+        "a path through an environment variable ({found}): report.py writes only %PYTHONHOME% so",
+    ),
+    (
+        re.compile(r"(?<![\w.])\.\.[\\/](?:\.?[\\/])*\.\.(?![^\\/\s])"),
         "a path above the project folder ({found}): a report keeps only paths relative to the scripts folder",
+    ),
+    (re.compile(r"\bS-1-\d{1,2}(?:-\d+){2,}"), "a Windows account's security ID ({found})"),
+    (
+        re.compile(r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?![\w.])"),
+        "a network address ({found})",
     ),
     (re.compile(r"(?<![\w~])\w{1,6}~\d{1,2}(?!\w)"), "an 8.3 short name ({found}), which holds a folder's name"),
     (
@@ -125,11 +182,39 @@ class EventError(Exception):
 
 
 def where(path) -> str:
-    """A field's place in the report, as report.field[2].name."""
+    """A field's place in the report, as report.field[2].name: a key that is not a plain name is quoted with
+    every character outside printable ASCII escaped (a report's keys are the reader's text: one with a line
+    break would start a line of the step's log, where `::` begins a workflow command)."""
     words = "report"
     for part in path:
-        words += f"[{part}]" if isinstance(part, int) else f".{part}"
+        if isinstance(part, int):
+            words += f"[{part}]"
+        elif re.fullmatch(r"[A-Za-z0-9_.-]{1,60}", part):
+            words += f".{part}"
+        else:
+            words += "[" + json.dumps(part[:60], ensure_ascii=True).replace("`", "\\u0060") + "]"
     return words
+
+
+def field_of(path) -> str:
+    """The schema's name of a place, without list indexes: doctor.findings.text."""
+    return ".".join(str(p) for p in path if not isinstance(p, int))
+
+
+def script_of(char: str) -> str | None:
+    """The named script of SCRIPT_LETTERS that a letter is in, or None."""
+    if unicodedata.category(char) not in LETTER_CATEGORIES:
+        return None
+    code = ord(char)
+    return next((name for name, spans in SCRIPT_LETTERS.items() for a, b in spans if a <= code <= b), None)
+
+
+def allowed(char: str, scripts=frozenset(SCRIPT_LETTERS)) -> bool:
+    """Printable ASCII, or a letter of ``scripts`` that is its own NFKC form (not a ligature such as U+0132
+    or a compatibility form such as the long s U+017F, which stand for ASCII letters)."""
+    if " " <= char <= "~":
+        return True
+    return script_of(char) in scripts and unicodedata.normalize("NFKC", char) == char
 
 
 def strings(value):
@@ -148,12 +233,10 @@ def strings(value):
 
 
 def shown(text: str, limit: int = 60) -> str:
-    """A piece of the reader's text for a comment: one line, short, no backticks, every unusual character
-    as its code (U+202E), so that the comment shows what it names and draws nothing."""
-    text = "".join(
-        c if c == " " or unicodedata.category(c) not in BANNED_CATEGORIES else f"<U+{ord(c):04X}>" for c in text
-    )
-    text = re.sub(r"\s+", " ", text).replace("`", "'")
+    """A piece of the reader's text for a comment: one line, short, no backticks, every character outside
+    the allow-list as its code (U+202E), so that the comment shows what it names and draws nothing."""
+    text = "".join(c if allowed(c) else f"<U+{ord(c):04X}>" for c in text)
+    text = text.replace("`", "'")
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
@@ -191,13 +274,22 @@ def parse(text: str) -> tuple[object, list[str]]:
         return None, [f"the report is not valid JSON: {shown(str(error), 120)}"]
 
 
+def strict_validator(schema: dict):
+    """JSON Schema's validator, with an integer only a JSON integer: the standard counts 26100.0 (and 1e0) as
+    one, which the site would then show as "26100.0"."""
+    checker = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool)
+    )
+    return jsonschema.validators.extend(jsonschema.Draft202012Validator, type_checker=checker)(schema)
+
+
 def schema_problems(report: dict) -> list[str]:
     version = report.get("schema_version")
-    if version not in SCHEMA_VERSIONS or isinstance(version, bool):
+    if type(version) is not int or version not in SCHEMA_VERSIONS:
         known = ", ".join(map(str, SCHEMA_VERSIONS))
         return [f"unknown schema version {shown(repr(version))}: this validator knows {known}; {AGAIN}"]
     schema = json.loads(SCHEMA_VERSIONS[version].read_text(encoding="utf-8"))
-    validator = jsonschema.Draft202012Validator(schema)
+    validator = strict_validator(schema)
     problems = []
     for error in sorted(validator.iter_errors(report), key=lambda e: (list(map(str, e.absolute_path)), e.message)):
         value = repr(error.instance)  # jsonschema's message starts with the value: shortened, the rule stays
@@ -206,15 +298,19 @@ def schema_problems(report: dict) -> list[str]:
     return problems
 
 
-def character_problem(text: str) -> str | None:
-    """The first character rule a string breaks, as words, or None."""
+def character_problem(text: str, scripts=frozenset(SCRIPT_LETTERS)) -> str | None:
+    """The first character rule a string breaks, as words, or None: a character outside the allow-list
+    (printable ASCII, and the letters of ``scripts``); then a word of two scripts or a Latin-looking word in
+    Cyrillic or Greek letters ("Н200")."""
     for char in text:
-        if char != " " and unicodedata.category(char) in BANNED_CATEGORIES:
-            name = unicodedata.name(char, "") or "a control character"
-            return f"holds an invisible or control character U+{ord(char):04X} ({name})"
-        folded = unicodedata.normalize("NFKC", char)
-        if folded != char and len(folded) == 1 and folded.isascii():
-            return f"holds U+{ord(char):04X}, a look-alike of {folded!r}"
+        if not allowed(char, scripts):
+            name = unicodedata.name(char, "") or "a control or unassigned character"
+            category = unicodedata.category(char)
+            where_from = f"the {script_of(char)} script" if script_of(char) else f"category {category}"
+            return (
+                f"holds U+{ord(char):04X} ({name}, {where_from}), which is not a character of this field: "
+                "printable ASCII" + (f" and letters of {', '.join(sorted(scripts))}" if scripts else " only")
+            )
     for word in re.findall(r"\w+", text):
         scripts = {unicodedata.name(c, "").split(" ")[0] for c in word if c.isalpha()} & set(SCRIPTS_SEEN)
         if len(scripts) > 1:
@@ -229,7 +325,7 @@ def character_problems(report) -> list[str]:
     return [
         f"{where(path)}: {problem}: a report holds the text report.py wrote, nothing else"
         for path, text in strings(report)
-        for problem in [character_problem(text)]
+        for problem in [character_problem(text, frozenset(FIELD_SCRIPTS.get(field_of(path), ())))]
         if problem
     ]
 
@@ -249,6 +345,7 @@ def unescaped(text: str) -> str:
     return urllib.parse.unquote(text)
 
 
+@functools.cache
 def script_hosts() -> set[str]:
     """The hosts of the links the scripts themselves write: the only links a report can hold."""
     found = set()
@@ -257,6 +354,7 @@ def script_hosts() -> set[str]:
     return found
 
 
+@functools.cache
 def script_paths() -> re.Pattern:
     """The absolute paths the scripts themselves write (C:\\dev\\project, C:\\Windows), each as a whole path
     or the start of one: the only absolute paths a report can hold, for they name no one."""
@@ -294,21 +392,178 @@ def privacy_problems(report) -> list[str]:
     return problems
 
 
+@functools.cache
+def constants(script: str) -> dict:
+    """The constants a script of snippets/ sets at its top level (NAME = value, or A, B = 1, 2), read from its
+    source without running it: the validator judges a report by what report.py and verify_training.py do."""
+    found = {}
+    for node in ast.parse((SCRIPTS / script).read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, value = node.targets[0], node.value
+            pairs = (
+                zip(target.elts, value.elts, strict=False)
+                if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple)
+                else [(target, value)]
+            )
+            for name, item in pairs:
+                if isinstance(name, ast.Name):
+                    with contextlib.suppress(ValueError):
+                        found[name.id] = ast.literal_eval(item)
+    return found
+
+
 def bf16_tolerance() -> float:
     """The bfloat16 check's tolerance, as snippets/verify_training.py sets it."""
-    found = re.search(r"^BF16_TOLERANCE = ([0-9.]+)$", (SCRIPTS / "verify_training.py").read_text("utf-8"), re.M)
-    if not found:
-        raise LookupError("snippets/verify_training.py sets no BF16_TOLERANCE")
-    return float(found.group(1))
+    return constants("verify_training.py")["BF16_TOLERANCE"]
+
+
+def tolerance() -> float:
+    """The training check's tolerance, as snippets/verify_training.py sets it (a report's own is not trusted)."""
+    return constants("verify_training.py")["TOLERANCE"]
+
+
+def version_tuple(text: str) -> tuple[int, ...]:
+    """The release numbers of a version: "2.11.0+cu130" is (2, 11, 0); "0.2.5.dev240914" (0, 2, 5)."""
+    return tuple(int(n) for n in re.findall(r"\d+", re.split(r"[+a-zA-Z]", text, maxsplit=1)[0]))
+
+
+@functools.cache
+def what_exists() -> dict:
+    """The one table of what a report's system can be, from the project's own sources: the pins of
+    pyproject.toml (guide.pins: torch-directml and the torch it pins; the newest torch on PyPI), the Pythons
+    and Windows versions each back-end has (guide.gpus.BACKENDS, each with its vendor's source), and report.py's
+    and verify_training.py's constants."""
+    from guide import gpus
+    from guide.pins import load_pins
+
+    pins = load_pins()
+    pythons = {name: span for name, span in ((b, gpus.BACKENDS[b]["python"]) for b in gpus.BACKENDS)}
+    return {
+        "directml": pins["torch-directml"],
+        "directml torch": version_tuple(pins["torch"]),
+        "oldest torch": version_tuple(pins["torch"]),  # the oldest the guide installs: torch-directml's
+        "newest torch": version_tuple(pins["newest-torch"]),
+        # The report's back-end names and gpus.BACKENDS' keys; a span of None: no source names one.
+        "pythons": {
+            "DirectML": pythons["directml"],
+            "ROCm": pythons["rocm"],
+            "XPU": pythons["xpu"],
+            "CUDA": pythons["cuda"],
+            "CPU": pythons["cpu"],
+        },
+        "windows": {b: gpus.BACKENDS[b]["windows"] for b in gpus.BACKENDS},
+        "batch size": constants("report.py")["BATCH_SIZE"],
+        "guide version": constants("report.py")["GUIDE_VERSION"],
+    }
+
+
+# Windows builds: 10240 is Windows 10's first release (1507) and 22000 Windows 11's first (21H2), as Microsoft's
+# release information lists them (learn.microsoft.com/windows/release-health/release-information and
+# windows11-release-information, read 2026-12-05).
+WINDOWS_FIRST_BUILD = {"10": 10240, "11": 22000}
+
+
+def combination_problems(report: dict) -> list[str]:
+    """The back-end, OS, Python and torch of a report, against what_exists(): each version a release that the
+    guide's sources know, and each pair one that exists."""
+    table, problems = what_exists(), []
+    system, gpu = report["system"], report["gpu"]
+    backend, torch, python = system["backend"], system["torch"], system["python"]
+    on_windows = system["os"].startswith("Windows")
+    torch_release = version_tuple(torch)
+    if not table["oldest torch"] <= torch_release[:3] <= table["newest torch"]:
+        problems.append(
+            f"report.system.torch: {shown(torch)} is not a torch between the guide's oldest "
+            f"({'.'.join(map(str, table['oldest torch']))}) and the newest on PyPI "
+            f"({'.'.join(map(str, table['newest torch']))})"
+        )
+    span = table["pythons"][backend]
+    if span and not version_tuple(span[0]) <= version_tuple(python)[:2] <= version_tuple(span[1]):
+        problems.append(
+            f"report.system.python: {backend} has no torch for Python {shown(python)} ({span[0]} to {span[1]})"
+        )
+    local = torch.partition("+")[2]
+    if backend == "DirectML":
+        if system["backend_version"] != table["directml"]:
+            problems.append(
+                f"report.system.backend_version: torch-directml {shown(str(system['backend_version']))} is not the "
+                f"guide's {table['directml']}"
+            )
+        if torch_release[:3] != table["directml torch"]:
+            problems.append(
+                f"report.system.torch: torch-directml {table['directml']} runs on torch "
+                f"{'.'.join(map(str, table['directml torch']))}, not {shown(torch)}"
+            )
+    elif backend == "CPU" and system["backend_version"] is not None:
+        problems.append(
+            f"report.system.backend_version: a CPU run has no back-end version ({shown(system['backend_version'])})"
+        )
+    elif backend == "CUDA":
+        cuda = re.fullmatch(r"cu(\d+)(\d)", local)
+        if system["backend_version"] is None or (
+            cuda and version_tuple(system["backend_version"])[:2] != (int(cuda.group(1)), int(cuda.group(2)))
+        ):
+            problems.append(
+                f"report.system.backend_version: {shown(str(system['backend_version']))} is not the CUDA of torch {shown(torch)}"
+            )
+    elif backend == "ROCm" and local and not local.startswith("rocm"):
+        problems.append(f"report.system.torch: {shown(torch)} is not a ROCm build of torch")
+    if on_windows:
+        build, names = system["windows_build"], re.findall(r"\d+", system["os"])
+        release = "11" if names[:1] == ["11"] else "10"
+        said = re.search(r"10\.0\.(\d{4,5})", system["os"])
+        if isinstance(build, int) and (
+            build < WINDOWS_FIRST_BUILD[release] or (said is not None and int(said.group(1)) != build)
+        ):
+            problems.append(f"report.system.windows_build: {build} is not a build of {shown(system['os'])}")
+        adapters = [a["name"] for a in gpu["windows_adapters"]]
+        if backend != "CPU" and adapters and gpu["name"] not in adapters:
+            problems.append(
+                f"report.gpu.name: {shown(gpu['name'])} is not among the adapters Windows lists in the report"
+            )
+    return problems
+
+
+def report_problems(report: dict) -> list[str]:
+    """What report.py always writes: its batch size, its guide version (or, before it had one, a commit), a
+    date no earlier than that version's, and the doctor's count of its own PROBLEM findings."""
+    table, problems = what_exists(), []
+    timed, guide = report["timed_run"], report["guide"]
+    if timed["batch_size"] != table["batch size"]:
+        problems.append(f"report.timed_run.batch_size: {timed['batch_size']}, not report.py's {table['batch size']}")
+    version = guide.get("version")
+    if version is None and guide.get("commit") is None:
+        problems.append(f"report.guide: neither the guide's version nor a commit: {AGAIN}")
+    if version is not None:
+        if version_tuple(version) > version_tuple(table["guide version"]):
+            problems.append(
+                f"report.guide.version: {shown(version)} is later than the guide's {table['guide version']}"
+            )
+        elif report["date"] < "{}-{:02}-{:02}".format(*version_tuple(version)):
+            problems.append(f"report.date: {shown(report['date'])} is earlier than the guide version {shown(version)}")
+    if not guide["scripts"]:
+        problems.append(f"report.guide.scripts: no script's hash: {AGAIN}")
+    findings = report["doctor"]["findings"]
+    if report["doctor"]["problems"] != sum(f["status"] == "PROBLEM" for f in findings):
+        problems.append("report.doctor.problems: is not the number of PROBLEM findings")
+    return problems
+
+
+@functools.cache
+def device_entry(name: str) -> tuple[str | None, list]:
+    """The one door to the table of devices: (the vendor the name says it is from, the table's entries for it,
+    none when unknown). Every GPU name of a report is looked up here only; the table is gpus.yml's names and
+    aliases (guide.gpus) until the generated device table takes its place."""
+    from guide import gpus
+
+    return gpus.vendor_of(name), tuple(gpus.match(name))
 
 
 def gpu_class(report: dict) -> str:
     """cpu, or the gpus.yml kind of the named GPU (dedicated when unknown or ambiguous: the lowest floor)."""
     if report["system"]["backend"] == "CPU":
         return "cpu"
-    from guide import gpus
-
-    kinds = {g.kind for g in gpus.match(report["gpu"]["name"])}
+    kinds = {g.kind for g in device_entry(report["gpu"]["name"])[1]}
     return kinds.pop() if len(kinds) == 1 else "dedicated"
 
 
@@ -328,8 +583,12 @@ def summary_problems(report: dict) -> list[str]:
         problems.append("report.timed_run.seconds_per_epoch: is not the last epoch's seconds")
     if timed["accuracy"] != epochs[-1]["accuracy"]:
         problems.append("report.timed_run.accuracy: is not the last epoch's accuracy")
+    if check["tolerance"] != tolerance():
+        problems.append(
+            f"report.training_check.tolerance: {check['tolerance']!r}, not verify_training.py's {tolerance()!r}"
+        )
     if check["passed"]:
-        limits = {"loss_difference": check["tolerance"], "weight_difference": check["tolerance"]}
+        limits = {"loss_difference": tolerance(), "weight_difference": tolerance()}
         limits["bf16_difference"] = bf16_tolerance()
         for key, limit in limits.items():
             value = check[key]
@@ -352,8 +611,6 @@ def summary_problems(report: dict) -> list[str]:
 
 def hardware_problems(report: dict) -> list[str]:
     """The back-end agrees with the device, the OS and the GPU; no epoch or accuracy beyond the hardware."""
-    from guide import gpus
-
     problems = []
     system, gpu, timed = report["system"], report["gpu"], report["timed_run"]
     backend, device, os_name = system["backend"], gpu["device"], system["os"]
@@ -364,12 +621,12 @@ def hardware_problems(report: dict) -> list[str]:
         problems.append(f"report.system.windows_build: {system['windows_build']} does not fit the OS {shown(os_name)}")
     if backend == "DirectML" and not (on_windows or "microsoft" in os_name.lower()):
         problems.append(f"report.system.os: DirectML runs on Windows and WSL, not on {shown(os_name)}")
-    vendor = gpus.vendor_of(gpu["name"])
+    vendor, entries = device_entry(gpu["name"])
     if backend in VENDOR and vendor != VENDOR[backend]:
         problems.append(
             f"report.gpu.name: {shown(gpu['name'])} is not a GPU that {backend} runs on (an {VENDOR[backend]} GPU)"
         )
-    if backend == "CPU" and (vendor == "nvidia" or any(g.kind != "software" for g in gpus.match(gpu["name"]))):
+    if backend == "CPU" and (vendor == "nvidia" or any(g.kind != "software" for g in entries)):
         problems.append(f"report.gpu.name: a CPU run named after a GPU ({shown(gpu['name'])})")
     kind = gpu_class(report)
     floor = TIMING_FLOOR[kind]
@@ -394,14 +651,12 @@ def hardware_problems(report: dict) -> list[str]:
 
 def gpu_notes(report: dict) -> list[str]:
     """A GPU or adapter that gpus.yml does not know, or knows only by its vendor: flagged, never refused."""
-    from guide import gpus
-
     names = [] if report["system"]["backend"] == "CPU" else [report["gpu"]["name"]]
     names += [a["name"] for a in report["gpu"]["windows_adapters"]]
     notes = []
     note = "the run is kept; the table may need the card, with its vendor's source"
     for name in dict.fromkeys(names):
-        found = gpus.match(name)
+        found = device_entry(name)[1]
         if not found:
             notes.append(f"the GPU `{shown(name)}` is not in docs/hooks/data/gpus.yml: {note}")
         elif all(g.group.endswith("-ambiguous") for g in found):
@@ -423,16 +678,60 @@ def validate(text: str) -> tuple[dict | None, list[str], list[str]]:
     problems += character_problems(report) + markup_problems(report) + privacy_problems(report)
     if problems:
         return None, problems, []
-    problems = summary_problems(report) + hardware_problems(report)
+    problems = summary_problems(report) + hardware_problems(report) + combination_problems(report)
+    problems += report_problems(report)
+    if not problems:
+        size = len(proposal(report).encode("ascii")) * 4 // 3  # base64, as the workflow passes it on
+        if size > MAX_PROPOSAL:
+            problems.append(
+                f"the report is {size} bytes as the pull request carries it (ASCII, base64), more than "
+                f"{MAX_PROPOSAL}: paste the file report.py wrote, unchanged"
+            )
     return (report if not problems else None), problems, (gpu_notes(report) if not problems else [])
 
 
-def report_text(body: str) -> str:
-    """The issue form's report: the body's first fenced block, else the whole body."""
+def proposal(report: dict) -> str:
+    """The file the pull request adds: the report as report.py writes it (json.dumps, indent 1, ASCII)."""
+    return json.dumps(report, indent=1, ensure_ascii=True) + "\n"
+
+
+REPORT_HEADING, CONSENT_HEADING = "The report", "Consent"  # the form's two fields (.github/ISSUE_TEMPLATE)
+COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)  # what GitHub does not show: a comment, closed or not
+TICKED = re.compile(r"^\s*[-*] \[[xX]\] \S", re.MULTILINE)
+
+
+def sections(body: str) -> dict[str, str]:
+    """The issue as GitHub shows it, by the form's ### headings: {heading: the text under it}, the HTML
+    comments (hidden on the page) taken out first, so that what is judged is what the issue shows."""
     from guide.page import Page
 
-    fences = Page.parse(body.replace("\r\n", "\n"), "the issue's body").fences
-    return fences[0].body.strip() if fences else body.strip()
+    text = COMMENT.sub("", body.replace("\r\n", "\n"))
+    page = Page.parse(text, "the issue's body")
+    lines = text.split("\n")
+    found = {}
+    headings = [h for h in page.headings if h.level == 3]
+    for heading, after in zip(headings, [*headings[1:], None], strict=False):
+        end = after.line - 1 if after else len(lines)
+        found.setdefault(heading.text.strip(), (heading.line, end))
+    return {name: "\n".join(lines[start:end]) for name, (start, end) in found.items()} | {"": text}
+
+
+def report_text(body: str) -> tuple[str, list[str]]:
+    """The issue form's report: the first fenced block under its heading "The report", and the problems of the
+    body itself (no such heading or block, the consent box not ticked)."""
+    from guide.page import Page
+
+    parts, problems = sections(body), []
+    if REPORT_HEADING not in parts:
+        return "", [f"the issue has no section '### {REPORT_HEADING}': open it with the run-report form"]
+    fences = Page.parse(parts[REPORT_HEADING], "the report's section").fences
+    if not fences:
+        return "", ["the section 'The report' holds no fenced json block: paste the file into the form's field"]
+    if not TICKED.search(parts.get(CONSENT_HEADING, "")):
+        problems.append(
+            "the consent box is not ticked: the report is published only with it (edit the issue and tick it)"
+        )
+    return fences[0].body.strip(), problems
 
 
 def read_event(path: Path) -> tuple[int, str]:
@@ -476,15 +775,17 @@ def comment(problems: list[str], notes: list[str]) -> str:
 
 
 def ascii_line(text: str) -> str:
-    return text.encode("ascii", "backslashreplace").decode()
+    """One line of printable ASCII: every other character escaped (\\n, \\u202e), so that nothing from a report
+    can begin a line of the step's log (a workflow command) or hide in it."""
+    return "".join(c if " " <= c <= "~" else c.encode("unicode_escape").decode("ascii") for c in text)
 
 
 def run(args: argparse.Namespace) -> int:
-    number = 0
+    number, body_problems = 0, []
     try:
         if args.event:
             number, body = read_event(args.event)
-            text = report_text(body)
+            text, body_problems = report_text(body)
         else:
             text = args.file.read_text(encoding="utf-8")
     except EventError as error:
@@ -493,7 +794,9 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, UnicodeDecodeError) as error:
         print(f"error: cannot read {args.file}: {error}", file=sys.stderr)
         return EXIT_USAGE
-    report, problems, notes = validate(text)
+    report, problems, notes = validate(text) if text else (None, [], [])
+    if body_problems:
+        report, problems, notes = None, body_problems + problems, []
     for line in problems:
         print(ascii_line(f"invalid: {line}"))
     for line in notes:
@@ -502,9 +805,7 @@ def run(args: argparse.Namespace) -> int:
         args.comment.write_text(comment(problems, notes), encoding="utf-8")
     if report is not None and args.proposal and args.event:
         args.proposal.mkdir(parents=True, exist_ok=True)
-        (args.proposal / f"issue-{number}.json").write_text(
-            json.dumps(report, indent=1, ensure_ascii=True) + "\n", encoding="utf-8"
-        )
+        (args.proposal / f"issue-{number}.json").write_text(proposal(report), encoding="utf-8")
     if os.environ.get("GITHUB_OUTPUT"):
         with open(os.environ["GITHUB_OUTPUT"], "a", encoding="utf-8") as output:
             output.write(f"valid={'true' if report is not None else 'false'}\nissue={number}\n")
