@@ -32,11 +32,17 @@ from importlib import metadata
 from pathlib import Path
 from urllib.parse import quote
 
+try:  # beside this file in the guide's zip; without it, no device table
+    import gpu_identity
+except ImportError:
+    gpu_identity = None
+
 # What report.py (and any script of yours) may use; the rest may change.
 __all__ = [
     "Finding",
     "diagnose",
     "installed",
+    "machine_gpus",
     "private_names",
     "redact",
     "registry_value",
@@ -368,6 +374,8 @@ def cuda_devices(torch) -> list[dict]:
                 "integrated": None
                 if integrated is None
                 else bool(integrated),
+                # ROCm's gfx target: "gfx1100", "gfx90a:sramecc+:xnack-"
+                "arch": getattr(properties, "gcnArchName", None),
             }
         )
     return devices
@@ -575,8 +583,13 @@ def device_line(device: dict, with_link: bool) -> Finding:
 
 
 def device_findings(
-    probe: dict, env: dict, on_windows: bool
+    probe: dict,
+    env: dict,
+    on_windows: bool,
+    gpus: list[dict] = (),
+    distributions: set[str] = frozenset(),
 ) -> list[Finding]:
+    """Every device torch sees; gpus: machine_gpus(), the PC's own."""
     if not probe.get("imported"):
         return []
     devices = probe.get("devices", [])
@@ -585,7 +598,7 @@ def device_findings(
         found += order_findings(
             [d for d in devices if d["backend"] == backend]
         )
-    found += no_device_findings(probe, devices, env)
+    found += no_device_findings(probe, devices, env, gpus, distributions)
     return found
 
 
@@ -649,26 +662,31 @@ def xpu_order_note(first: dict, discrete: dict, position: str) -> Finding:
 
 
 def no_device_findings(
-    probe: dict, devices: list[dict], env: dict
+    probe: dict,
+    devices: list[dict],
+    env: dict,
+    gpus: list[dict] = (),
+    distributions: set[str] = frozenset(),
 ) -> list[Finding]:
+    """A GPU build that sees no GPU, or a ROCm build for another target:
+    one line for one cause.
+    """
     build = (
         "ROCm" if probe.get("hip") else "CUDA" if probe.get("cuda") else ""
     )
     build = "XPU" if probe.get("xpu") else build
-    if not build or any(d["backend"] == build for d in devices):
+    if not build:
         return []
+    seen = [d for d in devices if d["backend"] == build]
+    wrong = target_findings(seen, gpus, distributions) * (build == "ROCm")
     masks = [v for v in VISIBILITY_VARS if v in env]
-    if build in ("ROCm", "CUDA") and masks:
-        return []  # visibility_findings names the variable
+    if seen or (build in ("ROCm", "CUDA") and masks):
+        return wrong  # visibility_findings names the variable
+    unusable = backend_findings(probe, build, gpus)
+    if unusable or wrong:
+        return unusable or wrong
     if build == "CUDA":
-        return [
-            note(
-                "device",
-                "this CUDA build of torch sees no NVIDIA GPU: fine for "
-                "the CPU; an AMD or Intel GPU needs another build",
-                section="setup/",
-            )
-        ]
+        return [cuda_findings(probe, gpus)]
     anchor = (
         "xpu-not-available" if build == "XPU" else "where-to-report-a-bug"
     )
@@ -685,6 +703,110 @@ def no_device_findings(
             "but it sees no GPU",
             fix,
             trouble(anchor),
+        )
+    ]
+
+
+def gpu_name(gpu: dict) -> str:
+    return gpu["name"] or (gpu["row"] or {}).get("name") or "a GPU"
+
+
+def cuda_findings(probe: dict, gpus: list[dict]) -> Finding:
+    """A CUDA build that sees no GPU: a problem where the PC has an
+    NVIDIA GPU (switched off, driverless, or a hybrid laptop's), fine on
+    a PC without one (PyPI's Linux torch is a CUDA build).
+    """
+    nvidia = [
+        gpu_name(g)
+        for g in gpus
+        if (g["ids"] or ("",))[0] == "10de" or "NVIDIA" in g["name"]
+    ]
+    if not nvidia:
+        return note(
+            "device",
+            "this CUDA build of torch sees no NVIDIA GPU: fine for "
+            "the CPU; an AMD or Intel GPU needs another build",
+            section="setup/",
+        )
+    return problem(
+        "device",
+        f"torch {probe.get('version')} is a CUDA build, but it sees no "
+        f"NVIDIA GPU while this PC has {nvidia[0]}: it trains on the CPU",
+        "install NVIDIA's current driver and reboot; on a laptop, turn "
+        "off the maker's iGPU-only (Eco) mode and give python.exe the "
+        "NVIDIA GPU (Settings > System > Display > Graphics: High "
+        'performance); then python -c "import torch; print(torch.cuda.'
+        'get_device_name(0))" names the GPU torch got',
+        trouble("gpu-driver"),
+    )
+
+
+# The device table's back-ends, as the doctor names them.
+BACKENDS = {
+    "rocm": "ROCm",
+    "cuda": "CUDA",
+    "xpu": "XPU",
+    "directml": "DirectML",
+}
+
+
+def backend_findings(
+    probe: dict, build: str, gpus: list[dict]
+) -> list[Finding]:
+    """A build that no GPU of this PC can use, by the device table (only
+    where the table knows every GPU).
+    """
+    rows = [g["row"] for g in gpus if g["row"]]
+    if not rows or len(rows) < len(gpus):
+        return []
+    if any(build.lower() in row["backends"] for row in rows):
+        return []
+    row = sorted(rows, key=lambda r: r.get("kind") != "dedicated")[0]
+    takes = [BACKENDS.get(b, b) for b in row["backends"]]
+    return [
+        problem(
+            "device",
+            f"torch {probe.get('version')} is the {build} build, which "
+            f"this PC's {row['name']} ({row.get('target') or row['group']})"
+            f" cannot use: it takes {' or '.join(takes) or 'none'}",
+            "install the build the chooser names for it: "
+            + chooser_link(row["name"]),
+            "choose/",
+        )
+    ]
+
+
+def target_findings(
+    seen: list[dict], gpus: list[dict], distributions: set[str]
+) -> list[Finding]:
+    """AMD's packages for another gfx target than the GPU's: the GPU
+    torch sees (a discrete one first), else the device table's.
+    """
+    if gpu_identity is None:
+        return []
+    targets = gpu_identity.wheel_targets(distributions)
+    wanted = [
+        (d["name"], (d.get("arch") or "").partition(":")[0])
+        for d in sorted(seen, key=is_integrated)
+    ]
+    if not seen:
+        amd = [g for g in gpus if g["row"] and g["row"]["vendor"] == "amd"]
+        amd.sort(key=lambda g: g["row"].get("kind") != "dedicated")
+        wanted = [(gpu_name(g), g["row"].get("target")) for g in amd]
+    wanted = [(name, target) for name, target in wanted if target]
+    if not targets or not wanted:
+        return []
+    name, target = wanted[0]
+    if gpu_identity.covers(targets, target):
+        return []
+    return [
+        problem(
+            "rocm target",
+            f"torch's AMD packages hold GPU code for "
+            f"{', '.join(sorted(targets))}, not for {name} ({target})",
+            f"install torch and torchvision again with [device-{target}] "
+            "in both brackets, as the chooser's command for it does",
+            trouble("no-kernel-image"),
         )
     ]
 
@@ -793,9 +915,12 @@ def registry_value(key: str, name: str, winreg=None):
 
 
 def windows_adapters(winreg=None) -> list[dict]:
-    """Display adapters as Windows names them, with their drivers and
-    memory.
+    """Display adapters as Windows names them, with their drivers,
+    memory and hardware IDs ("PCI\\VEN_1002&DEV_73BF&...").
     """
+    if winreg is None:
+        import winreg
+    ids = gpu_identity.windows_ids(winreg) if gpu_identity else {}
     adapters = []
     for index in range(32):
         key = rf"{DISPLAY_CLASS}\{index:04d}"
@@ -809,12 +934,63 @@ def windows_adapters(winreg=None) -> list[dict]:
                 "memory": registry_value(
                     key, "HardwareInformation.qwMemorySize", winreg
                 ),
+                # The driver's own match where Enum\PCI is not readable
+                "pci": ids.get(f"{index:04d}")
+                or registry_value(key, "MatchingDeviceId", winreg),
             }
         )
     return adapters
 
 
-def windows_findings(build: int, winreg=None) -> list[Finding]:
+def machine_gpus(on_windows: bool, winreg=None) -> tuple[list[dict], str]:
+    """This PC's GPUs, each with its PCI IDs ("ids": vendor, device,
+    revision) and the device table's row ("row", None where it has
+    none), and why the table cannot be read ("" when it can).
+    """
+    gpus = windows_adapters(winreg) if on_windows else []
+    if gpu_identity is None:
+        why = "gpu_identity.py is not beside doctor.py"
+        return [{**g, "ids": None, "row": None} for g in gpus], why
+    devices, why = gpu_identity.load_table()
+    if not on_windows:
+        gpus = [
+            {"name": "", "driver": None, "memory": None, "ids": ids}
+            for ids in gpu_identity.linux_ids()
+        ]
+    for gpu in gpus:
+        gpu.setdefault("ids", gpu_identity.pci_id(gpu.get("pci")))
+        gpu["row"] = gpu_identity.identify(gpu["ids"], devices)
+    return gpus, why
+
+
+def gpu_findings(
+    gpus: list[dict], why: str, on_windows: bool
+) -> list[Finding]:
+    """The device table's absence, and Linux's GPUs (Windows' adapters
+    are in windows_findings).
+    """
+    found = []
+    if why:
+        found.append(
+            note(
+                "device table",
+                f"{why}: GPUs are named without it",
+                "save gpu_identity.py and gpu_devices.json from the "
+                "guide's zip beside doctor.py",
+                "verification/#start-with-the-doctor",
+            )
+        )
+    if not on_windows:
+        found += [
+            ok("gpu", gpu_identity.describe(g["ids"], g["row"]))
+            for g in gpus
+        ]
+    return found
+
+
+def windows_findings(
+    build: int, winreg=None, gpus: list[dict] | None = None
+) -> list[Finding]:
     found = []
     if build >= 22000:
         found.append(ok("windows", f"Windows 11 (build {build})"))
@@ -856,16 +1032,19 @@ def windows_findings(build: int, winreg=None) -> list[Finding]:
                 "keep the project in a short folder (C:\\dev\\project)",
             )
         )
-    for adapter in windows_adapters(winreg):
+    if gpus is None:
+        gpus = machine_gpus(True, winreg)[0]
+    for adapter in gpus:
         memory = adapter["memory"]
-        size = f", {memory / 2**30:.1f} GB" if memory else ""
-        found.append(
-            ok(
-                "windows GPU",
-                f"{adapter['name']}{size}; chooser: "
-                f"{chooser_link(adapter['name'])}",
+        words = [adapter["name"]]
+        if memory:
+            words[0] += f", {memory / 2**30:.1f} GB"
+        if adapter["ids"]:
+            words.append(
+                gpu_identity.describe(adapter["ids"], adapter["row"])
             )
-        )
+        words.append(f"chooser: {chooser_link(adapter['name'])}")
+        found.append(ok("windows GPU", "; ".join(words)))
     return found
 
 
@@ -930,13 +1109,16 @@ def examine(probe: Callable[[], dict], env: dict) -> list[Finding]:
     probe = probe()
     found += import_findings(probe, torch_version or "")
     on_windows = platform.system() == "Windows"
-    found += device_findings(probe, env, on_windows)
+    gpus, why = machine_gpus(on_windows)
+    found += device_findings(probe, env, on_windows, gpus, distributions)
     found += visibility_findings(env, probe)
     found += console_findings(
         sys.stdout.encoding, str(Path.cwd()), str(Path.home())
     )
+    found += gpu_findings(gpus, why, on_windows)
     if on_windows:
-        found += windows_findings(sys.getwindowsversion().build)
+        build = sys.getwindowsversion().build
+        found += windows_findings(build, gpus=gpus)
     return found
 
 

@@ -1,0 +1,178 @@
+"""Which GPUs this PC has, by their PCI IDs, named from the guide's
+device table (gpu_devices.json, beside this file): the chip's name, its
+group, its target (gfx1100 for AMD's ROCm) and the back-ends that use
+it. doctor.py and report.py use it; it installs and changes nothing.
+
+Windows gives each display adapter's ID in the registry, Linux in
+/sys/class/drm. Vendor IDs: 1002 AMD, 10de NVIDIA, 8086 Intel.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+TABLE = Path(__file__).resolve().with_name("gpu_devices.json")
+VENDORS = {"1002": "AMD", "10de": "NVIDIA", "8086": "Intel"}
+# "PCI\VEN_1002&DEV_73BF&SUBSYS_0E3A1002&REV_C1", as Windows writes a
+# device's hardware ID, or "pci\ven_1002&dev_73bf" (any case).
+HARDWARE_ID = re.compile(
+    r"VEN_([0-9A-F]{4})&DEV_([0-9A-F]{4})(?:&SUBSYS_[0-9A-F]{8})?"
+    r"(?:&REV_([0-9A-F]{2}))?",
+    re.IGNORECASE,
+)
+DISPLAY_GUID = "{4d36e968-e325-11ce-bfc1-08002be10318}"
+PCI_ENUM = r"SYSTEM\CurrentControlSet\Enum\PCI"
+# A wheel's own target in AMD's package names: amd-torch-device-gfx1100
+# and rocm-sdk-device-gfx1100 (TheRock's multi-arch wheels, which
+# torch[device-gfx1100] installs), rocm-sdk-libraries-gfx110X-dgpu (its
+# older per-family wheels). gfx11, gfx110x and gfx12-0 name families.
+WHEEL_TARGET = re.compile(
+    r"^(?:amd-torch-device|rocm-sdk-device|rocm-sdk-libraries)"
+    r"-(gfx[0-9a-f]{3,4}|gfx[0-9]{2,3}x)(?:-|$)"
+)
+
+
+def pci_id(text: str | None) -> tuple[str, str, str | None] | None:
+    """(vendor, device, revision or None), lowercase hex, from a
+    Windows hardware ID; None if the text holds none.
+    """
+    found = HARDWARE_ID.search(text or "")
+    if found is None:
+        return None
+    vendor, device, revision = found.groups()
+    return vendor.lower(), device.lower(), revision and revision.lower()
+
+
+def load_table(path: Path = TABLE) -> tuple[dict, str]:
+    """The table's devices ({"1002:73bf": [row, ...]}) and "", or {}
+    and one line that says why it cannot be read.
+    """
+    try:
+        devices = json.loads(path.read_text(encoding="utf-8"))["devices"]
+        for key, rows in devices.items():
+            if not re.fullmatch(r"[0-9a-f]{4}:[0-9a-f]{4}", key):
+                raise ValueError(f"a key {key!r}")
+            for row in rows:
+                if not isinstance(row["name"], str) or not isinstance(
+                    row["backends"], list
+                ):
+                    raise ValueError(f"a row of {key}")
+    except FileNotFoundError:
+        return {}, f"{path.name} is not beside {Path(__file__).name}"
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+        return {}, f"{path.name} is damaged ({type(e).__name__}: {e})"
+    return devices, ""
+
+
+def identify(ids, devices: dict) -> dict | None:
+    """The table's row for (vendor, device, revision): the row of that
+    revision, else the one for any revision, else, where the rows agree
+    on group and target, their names joined by "or".
+    """
+    if ids is None:
+        return None
+    vendor, device, revision = ids
+    rows = devices.get(f"{vendor}:{device}", [])
+    for row in rows:
+        if revision and row.get("rev") == revision:
+            return row
+    for row in rows:
+        if row.get("rev") is None:
+            return row
+    if len({(row.get("group"), row.get("target")) for row in rows}) == 1:
+        names = " or ".join(dict.fromkeys(row["name"] for row in rows))
+        return {**rows[0], "name": names, "rev": None}
+    return None
+
+
+def describe(ids, row: dict | None) -> str:
+    """One line's words: "PCI 1002:73bf rev c1: AMD Radeon RX 6800 XT,
+    rdna2, gfx1030".
+    """
+    vendor, device, revision = ids
+    words = f"PCI {vendor}:{device}"
+    words += f" rev {revision}" if revision else ""
+    if row is None:
+        return f"{words}: not in the guide's device table"
+    facts = [row["name"], row.get("group"), row.get("target")]
+    return f"{words}: " + ", ".join(str(f) for f in facts if f)
+
+
+def windows_ids(winreg) -> dict[str, str]:
+    """{the display adapter's key under the display class ("0001"): its
+    hardware ID}: each PCI device under Enum\\PCI names its driver's key
+    in its value Driver ("{4d36e968-...}\\0001").
+    """
+    found = {}
+    root = winreg.HKEY_LOCAL_MACHINE
+    try:
+        with winreg.OpenKey(root, PCI_ENUM) as pci:
+            devices = list(subkeys(winreg, pci))
+        for device in devices:
+            with winreg.OpenKey(root, rf"{PCI_ENUM}\{device}") as key:
+                instances = list(subkeys(winreg, key))
+            for instance in instances:
+                path = rf"{PCI_ENUM}\{device}\{instance}"
+                with winreg.OpenKey(root, path) as key:
+                    driver = str(winreg.QueryValueEx(key, "Driver")[0])
+                guid, _, index = driver.lower().partition("\\")
+                if guid == DISPLAY_GUID:
+                    found[index] = device
+    except OSError:
+        pass  # what was read so far; the class key has MatchingDeviceId
+    return found
+
+
+def subkeys(winreg, key):
+    index = 0
+    while True:
+        try:
+            yield winreg.EnumKey(key, index)
+        except OSError:
+            return
+        index += 1
+
+
+def linux_ids(root: Path = Path("/sys/class/drm")) -> list[tuple]:
+    """(vendor, device, revision) of each GPU that Linux's DRM lists
+    (card0, card1: their device/vendor, device/device, device/revision
+    files hold "0x1002").
+    """
+    found = []
+    for card in sorted(root.glob("card[0-9]*")):
+        if not re.fullmatch(r"card\d+", card.name):
+            continue  # card0-DP-1 and the like: a connector
+        try:
+            values = [
+                (card / "device" / name).read_text().strip().lower()
+                for name in ("vendor", "device", "revision")
+            ]
+        except OSError:
+            continue
+        vendor, device, revision = (v.removeprefix("0x") for v in values)
+        found.append((vendor, device, revision[-2:] or None))
+    return found
+
+
+def wheel_targets(distributions: set[str]) -> set[str]:
+    """The gfx targets (or families, gfx110x) that the installed AMD
+    packages carry GPU code for.
+    """
+    names = {re.sub(r"[-_.]+", "-", d).lower() for d in distributions}
+    return {
+        found.group(1)
+        for found in map(WHEEL_TARGET.match, names)
+        if found is not None
+    }
+
+
+def covers(targets: set[str], target: str) -> bool:
+    """Whether packages for these targets hold code for the GPU's target:
+    its own, or its family's (gfx110x covers gfx1100 to gfx110f).
+    """
+    return any(
+        target == t or (t.endswith("x") and target.startswith(t[:-1]))
+        for t in targets
+    )
