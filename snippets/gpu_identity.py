@@ -45,10 +45,11 @@ def pci_id(text: str | None) -> tuple[str, str, str | None] | None:
     return vendor.lower(), device.lower(), revision and revision.lower()
 
 
-def load_table(path: Path = TABLE) -> tuple[dict, str]:
+def load_table(path: Path | None = None) -> tuple[dict, str]:
     """The table's devices ({"1002:73bf": [row, ...]}) and "", or {}
     and one line that says why it cannot be read.
     """
+    path = path or TABLE
     try:
         devices = json.loads(path.read_text(encoding="utf-8"))["devices"]
         for key, rows in devices.items():
