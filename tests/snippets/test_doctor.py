@@ -14,7 +14,7 @@ import types
 
 import pytest
 
-from guide_harness import load_snippet, run_snippet
+from guide_harness import ASCII_CONSOLE, SNIPPETS, load_snippet, run_python, run_snippet
 
 doctor = load_snippet("doctor")
 
@@ -40,6 +40,33 @@ def test_this_machine_has_no_false_problem(tmp_path):
     assert "PROBLEM" not in result.stdout and result.stderr == ""
     assert result.stdout.isascii()
     assert re.search(r"^ok +import torch: works \(", result.stdout, re.M)
+
+
+@pytest.mark.parametrize(
+    "beside, said",
+    [
+        # doctor.py saved alone from the verification page, as the page says
+        ((), "note    device table: gpu_identity.py is not beside doctor.py: GPUs are named without it. Fix: "),
+        (("gpu_identity.py",), "note    device table: gpu_devices.json is not beside gpu_identity.py: "),
+        (
+            ("gpu_identity.py", b'{"devices": {"1002:744c": [{"rev": "c8", "na'),
+            "note    device table: gpu_devices"
+            ".json is damaged (JSONDecodeError: Unterminated string starting at: line 1 column 42 (char 41)): ",
+        ),
+    ],
+)
+def test_without_its_device_table_the_doctor_says_so_in_one_line(beside, said, tmp_path):
+    """The reader's folder, run as a script: a missing or damaged table is one note, never a traceback."""
+    folder = tmp_path / "project"
+    folder.mkdir()
+    for name in ("doctor.py", *[b for b in beside if isinstance(b, str)]):
+        (folder / name).write_bytes((SNIPPETS / name).read_bytes())
+    for damaged in [b for b in beside if isinstance(b, bytes)]:
+        (folder / "gpu_devices.json").write_bytes(damaged)
+    result = run_python([str(folder / "doctor.py")], cwd=folder, PYTHONIOENCODING=ASCII_CONSOLE)
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stdout + result.stderr
+    [line] = [line for line in result.stdout.splitlines() if "device table" in line]
+    assert line.startswith(said) and line.endswith("(see verification/#start-with-the-doctor)"), line
 
 
 def test_a_broken_torch_is_one_problem_line_not_a_traceback(tmp_path):
