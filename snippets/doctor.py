@@ -707,19 +707,15 @@ def no_device_findings(
     ]
 
 
-def gpu_name(gpu: dict) -> str:
-    return gpu["name"] or (gpu["row"] or {}).get("name") or "a GPU"
-
-
 def cuda_findings(probe: dict, gpus: list[dict]) -> Finding:
     """A CUDA build that sees no GPU: a problem where the PC has an
     NVIDIA GPU (switched off, driverless, or a hybrid laptop's), fine on
     a PC without one (PyPI's Linux torch is a CUDA build).
     """
     nvidia = [
-        gpu_name(g)
+        g["name"] or (g["row"] or {}).get("name") or "an NVIDIA GPU"
         for g in gpus
-        if (g["ids"] or ("",))[0] == "10de" or "NVIDIA" in g["name"]
+        if "NVIDIA" in g["name"].upper() or (g["ids"] or ("",))[0] == "10de"
     ]
     if not nvidia:
         return note(
@@ -741,34 +737,18 @@ def cuda_findings(probe: dict, gpus: list[dict]) -> Finding:
     )
 
 
-# The device table's back-ends, as the doctor names them.
-BACKENDS = {
-    "rocm": "ROCm",
-    "cuda": "CUDA",
-    "xpu": "XPU",
-    "directml": "DirectML",
-}
-
-
 def backend_findings(
     probe: dict, build: str, gpus: list[dict]
 ) -> list[Finding]:
-    """A build that no GPU of this PC can use, by the device table (only
-    where the table knows every GPU).
-    """
-    rows = [g["row"] for g in gpus if g["row"]]
-    if not rows or len(rows) < len(gpus):
+    row = gpu_identity and gpu_identity.unusable(build, gpus)
+    if not row:
         return []
-    if any(build.lower() in row["backends"] for row in rows):
-        return []
-    row = sorted(rows, key=lambda r: r.get("kind") != "dedicated")[0]
-    takes = [BACKENDS.get(b, b) for b in row["backends"]]
     return [
         problem(
             "device",
             f"torch {probe.get('version')} is the {build} build, which "
-            f"this PC's {row['name']} ({row.get('target') or row['group']})"
-            f" cannot use: it takes {' or '.join(takes) or 'none'}",
+            f"this PC's {row['name']} ({row['target'] or row['group']}) "
+            f"cannot use: it takes {gpu_identity.backends(row)}",
             "install the build the chooser names for it: "
             + chooser_link(row["name"]),
             "choose/",
@@ -779,31 +759,20 @@ def backend_findings(
 def target_findings(
     seen: list[dict], gpus: list[dict], distributions: set[str]
 ) -> list[Finding]:
-    """AMD's packages for another gfx target than the GPU's: the GPU
-    torch sees (a discrete one first), else the device table's.
-    """
-    if gpu_identity is None:
-        return []
-    targets = gpu_identity.wheel_targets(distributions)
-    wanted = [
-        (d["name"], (d.get("arch") or "").partition(":")[0])
-        for d in sorted(seen, key=is_integrated)
+    arches = [
+        (d["name"], d.get("arch")) for d in sorted(seen, key=is_integrated)
     ]
-    if not seen:
-        amd = [g for g in gpus if g["row"] and g["row"]["vendor"] == "amd"]
-        amd.sort(key=lambda g: g["row"].get("kind") != "dedicated")
-        wanted = [(gpu_name(g), g["row"].get("target")) for g in amd]
-    wanted = [(name, target) for name, target in wanted if target]
-    if not targets or not wanted:
+    wrong = gpu_identity and gpu_identity.missing_target(
+        arches, gpus, distributions
+    )
+    if not wrong:
         return []
-    name, target = wanted[0]
-    if gpu_identity.covers(targets, target):
-        return []
+    name, target, targets = wrong
     return [
         problem(
             "rocm target",
-            f"torch's AMD packages hold GPU code for "
-            f"{', '.join(sorted(targets))}, not for {name} ({target})",
+            f"torch's AMD packages hold GPU code for {targets}, not for "
+            f"{name} ({target})",
             f"install torch and torchvision again with [device-{target}] "
             "in both brackets, as the chooser's command for it does",
             trouble("no-kernel-image"),
@@ -947,20 +916,12 @@ def machine_gpus(on_windows: bool, winreg=None) -> tuple[list[dict], str]:
     revision) and the device table's row ("row", None where it has
     none), and why the table cannot be read ("" when it can).
     """
-    gpus = windows_adapters(winreg) if on_windows else []
+    adapters = windows_adapters(winreg) if on_windows else None
     if gpu_identity is None:
-        why = "gpu_identity.py is not beside doctor.py"
-        return [{**g, "ids": None, "row": None} for g in gpus], why
+        gpus = [{**a, "ids": None, "row": None} for a in adapters or []]
+        return gpus, "gpu_identity.py is not beside doctor.py"
     devices, why = gpu_identity.load_table()
-    if not on_windows:
-        gpus = [
-            {"name": "", "driver": None, "memory": None, "ids": ids}
-            for ids in gpu_identity.linux_ids()
-        ]
-    for gpu in gpus:
-        gpu.setdefault("ids", gpu_identity.pci_id(gpu.get("pci")))
-        gpu["row"] = gpu_identity.identify(gpu["ids"], devices)
-    return gpus, why
+    return gpu_identity.machine(adapters, devices), why
 
 
 def gpu_findings(

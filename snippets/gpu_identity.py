@@ -14,7 +14,13 @@ import re
 from pathlib import Path
 
 TABLE = Path(__file__).resolve().with_name("gpu_devices.json")
-VENDORS = {"1002": "AMD", "10de": "NVIDIA", "8086": "Intel"}
+# The table's back-ends, as the guide names them.
+BACKENDS = {
+    "rocm": "ROCm",
+    "cuda": "CUDA",
+    "xpu": "XPU",
+    "directml": "DirectML",
+}
 # "PCI\VEN_1002&DEV_73BF&SUBSYS_0E3A1002&REV_C1", as Windows writes a
 # device's hardware ID, or "pci\ven_1002&dev_73bf" (any case).
 HARDWARE_ID = re.compile(
@@ -134,6 +140,67 @@ def subkeys(winreg, key):
         except OSError:
             return
         index += 1
+
+
+def machine(adapters: list[dict] | None, devices: dict) -> list[dict]:
+    """Each GPU with its PCI IDs ("ids") and its row of the table ("row",
+    None where it has none): Windows' adapters (their hardware IDs in
+    "pci"), or Linux's DRM cards where adapters is None.
+    """
+    if adapters is None:
+        adapters = [
+            {"name": "", "driver": None, "memory": None, "ids": ids}
+            for ids in linux_ids()
+        ]
+    for gpu in adapters:
+        gpu.setdefault("ids", pci_id(gpu.get("pci")))
+        gpu["row"] = identify(gpu["ids"], devices)
+    return adapters
+
+
+def dedicated_first(rows: list[dict]) -> list[dict]:
+    return sorted(rows, key=lambda row: row.get("kind") != "dedicated")
+
+
+def backends(row: dict) -> str:
+    return (
+        " or ".join(BACKENDS.get(b, b) for b in row["backends"]) or "none"
+    )
+
+
+def unusable(build: str, gpus: list[dict]) -> dict | None:
+    """The row of this PC's GPU (a dedicated one first) where the table
+    knows every GPU and none of them takes this build ("ROCm").
+    """
+    rows = [gpu["row"] for gpu in gpus if gpu["row"]]
+    if not rows or len(rows) < len(gpus):
+        return None
+    if any(build.lower() in row["backends"] for row in rows):
+        return None
+    return dedicated_first(rows)[0]
+
+
+def missing_target(arches, gpus: list[dict], distributions: set[str]):
+    """(the GPU's name, its gfx target, the packages' targets) where AMD's
+    installed packages name targets and not the GPU's, else None. The GPU:
+    the first of arches, (name, gcnArchName) of the GPUs torch sees, else
+    the table's AMD GPU (a dedicated one first).
+    """
+    targets = wheel_targets(distributions)
+    wanted = [
+        (name, arch.partition(":")[0]) for name, arch in arches if arch
+    ]
+    if not arches:
+        amd = [g["row"] for g in gpus if g["row"]]
+        amd = [
+            row for row in dedicated_first(amd) if row["vendor"] == "amd"
+        ]
+        wanted = [
+            (row["name"], row["target"]) for row in amd if row["target"]
+        ]
+    if not targets or not wanted or covers(targets, wanted[0][1]):
+        return None
+    return (*wanted[0], ", ".join(sorted(targets)))
 
 
 def linux_ids(root: Path = Path("/sys/class/drm")) -> list[tuple]:

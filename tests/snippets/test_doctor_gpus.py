@@ -157,3 +157,15 @@ def test_without_its_device_table_the_doctor_says_so_in_one_line(beside, said, t
     assert result.returncode == 0 and "Traceback" not in result.stderr, result.stdout + result.stderr
     [line] = [line for line in result.stdout.splitlines() if "device table" in line]
     assert line.startswith(said) and line.endswith("(see verification/#start-with-the-doctor)"), line
+
+
+@pytest.mark.parametrize("ids", [("10de", "25a2", "a1"), ("10de", "ffff", "a1")])  # in the table, and not
+def test_on_linux_the_nvidia_gpu_is_known_by_its_vendor_id(ids, device_table, monkeypatch):
+    """Linux's DRM cards have no name: the vendor ID 10de says NVIDIA, with the table's row or without."""
+    monkeypatch.setattr(load_snippet("gpu_identity"), "linux_ids", lambda: [("8086", "a780", "04"), ids])
+    gpus, _ = doctor.machine_gpus(on_windows=False)
+    probe = {"imported": True, "version": "2.4.1+cu121", "cuda": "12.1", "devices": []}
+    [finding] = doctor.device_findings(probe, {}, False, gpus)
+    assert finding.status == "PROBLEM" and finding.section == "troubleshooting/#gpu-driver"
+    gpu_lines = [f.line() for f in doctor.gpu_findings(gpus, "", on_windows=False)]
+    assert gpu_lines[0] == "ok      gpu: PCI 8086:a780 rev 04: Intel UHD Graphics 770, xe-lp"
