@@ -28,6 +28,16 @@ HARDWARE_ID = re.compile(
     r"(?:&REV_([0-9A-F]{2}))?",
     re.IGNORECASE,
 )
+# What each row of the table holds, and what its text fields may be.
+ROW = {
+    "rev": str | None,
+    "name": str,
+    "vendor": str,
+    "group": str | None,
+    "target": str | None,
+    "kind": str | None,
+    "backends": list,
+}
 DISPLAY_GUID = "{4d36e968-e325-11ce-bfc1-08002be10318}"
 PCI_ENUM = r"SYSTEM\CurrentControlSet\Enum\PCI"
 # A wheel's own target in AMD's package names: amd-torch-device-gfx1100
@@ -62,10 +72,9 @@ def load_table(path: Path | None = None) -> tuple[dict, str]:
             if not re.fullmatch(r"[0-9a-f]{4}:[0-9a-f]{4}", key):
                 raise ValueError(f"a key {key!r}")
             for row in rows:
-                if not isinstance(row["name"], str) or not isinstance(
-                    row["backends"], list
-                ):
-                    raise ValueError(f"a row of {key}")
+                for field, kind in ROW.items():
+                    if not isinstance(row[field], kind):
+                        raise ValueError(f"{key}'s {field} {row[field]!r}")
     except FileNotFoundError:
         return {}, f"{path.name} is not beside {Path(__file__).name}"
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
@@ -117,7 +126,10 @@ def windows_ids(winreg) -> dict[str, str]:
     try:
         with winreg.OpenKey(root, PCI_ENUM) as pci:
             devices = list(subkeys(winreg, pci))
-        for device in devices:
+    except OSError:
+        return found  # the class key's MatchingDeviceId serves instead
+    for device in devices:
+        try:
             with winreg.OpenKey(root, rf"{PCI_ENUM}\{device}") as key:
                 instances = list(subkeys(winreg, key))
             for instance in instances:
@@ -127,8 +139,8 @@ def windows_ids(winreg) -> dict[str, str]:
                 guid, _, index = driver.lower().partition("\\")
                 if guid == DISPLAY_GUID:
                     found[index] = device
-    except OSError:
-        pass  # what was read so far; the class key has MatchingDeviceId
+        except OSError:
+            continue  # a device without a driver has no Driver value
     return found
 
 

@@ -148,6 +148,8 @@ def hybrid_laptop(enum=True):
         values |= {
             ENUM + "\\VEN_8086&DEV_A780&SUBSYS_0B1A1028&REV_04\\3&11583659&0&10": {"Driver": GUID + "\\0000"},
             ENUM + "\\VEN_10DE&DEV_25A2&SUBSYS_0A8E1028&REV_A1\\4&2B3C4D5E&0&0008": {"Driver": GUID + "\\0001"},
+            # a PCI device without a driver (no Driver value), listed first: the walk goes on past it
+            ENUM + "\\VEN_1022&DEV_14DA&SUBSYS_00000000&REV_00\\3&2411E6FE&0&00": {"DeviceDesc": "PCI Device"},
             # another PCI device: its driver is under another class (a network card)
             ENUM + "\\VEN_8086&DEV_15F3&SUBSYS_00008086&REV_03\\4&1&0&00E8": {
                 "Driver": "{4d36e972-e325-11ce-bfc1-08002be10318}\\0001"

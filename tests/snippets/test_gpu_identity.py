@@ -114,6 +114,12 @@ DAMAGE = {
         {"devices": {"1002:744c": [{k: v for k, v in DEVICES["1002:744c"][0].items() if k != "backends"}]}}
     ).encode(),
     "rows not a list": json.dumps({"devices": {"1002:744c": 3}}).encode(),
+    "a row without target": json.dumps(
+        {"devices": {"1002:744c": [{k: v for k, v in DEVICES["1002:744c"][0].items() if k != "target"}]}}
+    ).encode(),
+    "a row's vendor not a string": json.dumps(
+        {"devices": {"1002:744c": [{**DEVICES["1002:744c"][0], "vendor": 1}]}}
+    ).encode(),
     "a folder": None,
 }
 
