@@ -1,7 +1,9 @@
 """Look at this machine and say what stands between it and training
 PyTorch on its GPU: DirectML, AMD's ROCm build, Intel XPU, CUDA or the
 CPU. Save it next to your project and run it first, also when
-"import torch" fails:
+"import torch" fails. gpu_identity.py and gpu_devices.json beside it
+(in the guide's zip) name each GPU by its PCI ID; without them it says
+so and carries on.
 
     python doctor.py                      # one line per finding
     python doctor.py --json report.json   # the same as a report for an
