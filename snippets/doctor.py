@@ -680,7 +680,9 @@ def no_device_findings(
     if not build:
         return []
     seen = [d for d in devices if d["backend"] == build]
-    wrong = target_findings(seen, gpus, distributions) * (build == "ROCm")
+    wrong = []
+    if build == "ROCm":
+        wrong = target_findings(seen, gpus, distributions)
     masks = [v for v in VISIBILITY_VARS if v in env]
     if seen or (build in ("ROCm", "CUDA") and masks):
         return wrong  # visibility_findings names the variable
@@ -742,6 +744,9 @@ def cuda_findings(probe: dict, gpus: list[dict]) -> Finding:
 def backend_findings(
     probe: dict, build: str, gpus: list[dict]
 ) -> list[Finding]:
+    """A build that no GPU of this PC can use (Intel's XPU on a Radeon),
+    where the device table knows every GPU.
+    """
     row = gpu_identity and gpu_identity.unusable(build, gpus)
     if not row:
         return []
@@ -749,7 +754,7 @@ def backend_findings(
         problem(
             "device",
             f"torch {probe.get('version')} is the {build} build, which "
-            f"this PC's {row['name']} ({row['target'] or row['group']}) "
+            f"this PC's {row['name']} ({row['target'] or row['vendor']}) "
             f"cannot use: it takes {gpu_identity.backends(row)}",
             "install the build the chooser names for it: "
             + chooser_link(row["name"]),
@@ -761,6 +766,9 @@ def backend_findings(
 def target_findings(
     seen: list[dict], gpus: list[dict], distributions: set[str]
 ) -> list[Finding]:
+    """AMD's packages built for another gfx target than the GPU's: the
+    discrete GPU torch sees, else the device table's.
+    """
     arches = [
         (d["name"], d.get("arch")) for d in sorted(seen, key=is_integrated)
     ]
