@@ -40,12 +40,14 @@ ROW = {
 }
 DISPLAY_GUID = "{4d36e968-e325-11ce-bfc1-08002be10318}"
 PCI_ENUM = r"SYSTEM\CurrentControlSet\Enum\PCI"
-# A wheel's own target in AMD's package names: amd-torch-device-gfx1100
-# and rocm-sdk-device-gfx1100 (TheRock's multi-arch wheels, which
-# torch[device-gfx1100] installs), rocm-sdk-libraries-gfx110X-dgpu (its
-# older per-family wheels). gfx11, gfx110x and gfx12-0 name families.
+# A wheel's own target in AMD's package names: amd-torch-device-gfx1100,
+# amd-torchvision-device-gfx1100 and rocm-sdk-device-gfx1100 (TheRock's
+# multi-arch wheels, which torch[device-gfx1100] installs, on Windows
+# too), rocm-sdk-libraries-gfx110X-dgpu (its older per-family wheels).
+# gfx11, gfx110x and gfx12-0 name families.
 WHEEL_TARGET = re.compile(
-    r"^(?:amd-torch-device|rocm-sdk-device|rocm-sdk-libraries)"
+    r"^(?:amd-torch-device|amd-torchvision-device|rocm-sdk-device"
+    r"|rocm-sdk-libraries)"
     r"-(gfx[0-9a-f]{3,4}|gfx[0-9]{2,3}x)(?:-|$)"
 )
 

@@ -157,12 +157,18 @@ def test_linux_gpus_from_sysfs(tmp_path):
 @pytest.mark.parametrize(
     "distributions, targets",
     [
-        # TheRock's RELEASES.md (ROCm/TheRock@89553ce, "Installing multi-arch PyTorch Python packages"): the
-        # torch[device-gfx1100] extra installs amd-torch-device-gfx1100, which depends on rocm-sdk-device-gfx1100
+        # https://github.com/ROCm/TheRock/blob/89553ce3746eda74ade42557470d25e37c91b6f0/RELEASES.md (2026-08-22),
+        # "Installing multi-arch PyTorch Python packages": the torch[device-gfx1100] extra installs
+        # amd-torch-device-gfx1100, which depends on rocm-sdk-device-gfx1100
         ({"torch", "amd-torch-device-gfx1100", "rocm-sdk-device-gfx1100", "rocm-sdk-libraries"}, {"gfx1100"}),
-        # the family wheels beside them (rocm_whl_next_ownership.yaml: amd-torch-device-gfx11, gfx110x, gfx12-0)
+        # the family wheels beside them, on AMD's whl-next index that the guide's Windows command uses
+        # (TheRock's build_tools/packaging/python/rocm_whl_next_ownership.yaml: amd-torch-device-gfx110x, gfx12-0;
+        # promote_packages.py: "torch aggregates families (amd-torch-device-gfx11)")
         ({"amd-torch-device-gfx1201", "amd-torch-device-gfx12-0", "amd_torch_device_gfx11"}, {"gfx1201"}),
         ({"amd-torch-device-gfx110x"}, {"gfx110x"}),
+        # TheRock's .github/workflows/multi_arch_build_windows_pytorch_wheels.yml builds for Windows "per-gfx
+        # amd-torch-device-* / amd-torchvision-device-* wheels"
+        ({"amd-torchvision-device-gfx1151", "amd_torch_device_gfx1151"}, {"gfx1151"}),
         ({"amd-torch-device-gfx90a", "rocm-sdk-device-gfx942"}, {"gfx90a", "gfx942"}),
         # the earlier per-family wheels (RELEASES.md before multi-arch: rocm-sdk-libraries-gfx110X-dgpu)
         ({"rocm-sdk-libraries-gfx110X-dgpu", "rocm-sdk-core"}, {"gfx110x"}),
