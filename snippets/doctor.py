@@ -377,7 +377,9 @@ def cuda_devices(torch) -> list[dict]:
                 if integrated is None
                 else bool(integrated),
                 # ROCm's gfx target: "gfx1100", "gfx90a:sramecc+:xnack-"
-                "arch": getattr(properties, "gcnArchName", None),
+                "arch": getattr(properties, "gcnArchName", None)
+                if backend == "ROCm"
+                else None,
             }
         )
     return devices

@@ -336,6 +336,9 @@ def test_the_probe_reads_rocms_gfx_target(monkeypatch):
     gpus = [("AMD Radeon RX 9070 XT", 16 * 2**30, False, "gfx1201"), ("AMD Radeon RX 7900 XTX", 2**30, False)]
     probe = probe_of(fake_torch(gpus, hip="7.2.53211"), monkeypatch)
     assert [d["arch"] for d in probe["devices"]] == ["gfx1201", None]
+    # a CUDA build's properties have gcnArchName too (torch 2.4.1's _CudaDeviceProperties): not a gfx target
+    probe = probe_of(fake_torch([("NVIDIA GeForce RTX 4060", 8 * 2**30, False, "NVIDIA")]), monkeypatch)
+    assert probe["devices"][0]["arch"] is None
 
 
 # ------------------------------------------------------------------ environment variables
