@@ -80,6 +80,36 @@ def test_identify(ids, name):
     assert (row and row["name"]) == name
 
 
+REVISION = st.none() | st.sampled_from(["c0", "c1", "c3", "c8"])
+ROWS = st.lists(
+    st.fixed_dictionaries(
+        {
+            "rev": REVISION,
+            "name": st.sampled_from(["AMD Radeon RX 9070 XT", "AMD Radeon RX 9070", "AMD Radeon RX 9070 GRE"]),
+            "group": st.just("rdna4"),
+            "target": st.sampled_from(["gfx1200", "gfx1201"]),
+        }
+    ),
+    min_size=1,
+    max_size=4,
+)
+
+
+@given(rows=ROWS, revision=REVISION)
+def test_a_row_is_never_another_chips(rows, revision):
+    """Generated rows of one device ID: the row of the revision wins, then the row for any revision; with
+    neither, a target only where every row has it. Never the target of a revision that is not this one."""
+    row = identity.identify(("1002", "7550", revision), {"1002:7550": rows})
+    own = [r for r in rows if revision and r["rev"] == revision]
+    general = [r for r in rows if r["rev"] is None]
+    if own or general:
+        assert row == (own or general)[0]
+    elif len({r["target"] for r in rows}) > 1:
+        assert row is None
+    else:
+        assert row["target"] == rows[0]["target"] and row["rev"] is None
+
+
 def test_rows_that_disagree_give_no_answer_rather_than_another_chips():
     devices = {"1002:7550": [{**DEVICES["1002:7550"][0]}, {**DEVICES["1002:7550"][1], "target": "gfx1200"}]}
     assert identity.identify(("1002", "7550", None), devices) is None
