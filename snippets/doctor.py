@@ -734,12 +734,11 @@ def cuda_findings(probe: dict, gpus: list[dict]) -> Finding:
         "device",
         f"torch {probe.get('version')} is a CUDA build, but it sees no "
         f"NVIDIA GPU while this PC has {nvidia[0]}: it trains on the CPU",
-        "install NVIDIA's current driver and reboot; on a laptop, turn "
-        "off the maker's iGPU-only (Eco) mode and give python.exe the "
-        "NVIDIA GPU (Settings > System > Display > Graphics: High "
-        'performance); then python -c "import torch; print(torch.cuda.'
-        'get_device_name(0))" names the GPU torch got',
-        trouble("gpu-driver"),
+        "on a laptop, switch it out of its integrated-only mode (Eco, "
+        "MUX: the maker's app or the BIOS); install NVIDIA's current "
+        "driver and reboot. nvidia-smi lists the GPU once Windows sees "
+        "it; python choose_device.py names the GPU torch got",
+        trouble("hybrid-laptop"),
     )
 
 
