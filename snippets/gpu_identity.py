@@ -172,8 +172,9 @@ def machine(adapters: list[dict] | None, devices: dict) -> list[dict]:
     return adapters
 
 
-def dedicated_first(rows: list[dict]) -> list[dict]:
-    return sorted(rows, key=lambda row: row.get("kind") != "dedicated")
+def discrete_first(rows: list[dict]) -> list[dict]:
+    """Dedicated and laptop ("mobile") GPUs before integrated ones."""
+    return sorted(rows, key=lambda row: row.get("kind") == "integrated")
 
 
 def backends(row: dict) -> str:
@@ -183,22 +184,24 @@ def backends(row: dict) -> str:
 
 
 def unusable(build: str, gpus: list[dict]) -> dict | None:
-    """The row of this PC's GPU (a dedicated one first) where the table
-    knows every GPU and none of them takes this build ("ROCm").
+    """The row of this PC's GPU (a discrete one first) where the table
+    names back-ends for every GPU and none of them takes this build.
     """
-    rows = [gpu["row"] for gpu in gpus if gpu["row"]]
+    rows = [
+        gpu["row"] for gpu in gpus if gpu["row"] and gpu["row"]["backends"]
+    ]
     if not rows or len(rows) < len(gpus):
         return None
     if any(build.lower() in row["backends"] for row in rows):
         return None
-    return dedicated_first(rows)[0]
+    return discrete_first(rows)[0]
 
 
 def missing_target(arches, gpus: list[dict], distributions: set[str]):
     """(the GPU's name, its gfx target, the packages' targets) where AMD's
     installed packages name targets and not the GPU's, else None. The GPU:
     the first of arches, (name, gcnArchName) of the GPUs torch sees, else
-    the table's AMD GPU (a dedicated one first).
+    the table's AMD GPU (a discrete one first).
     """
     targets = wheel_targets(distributions)
     wanted = [
@@ -206,9 +209,7 @@ def missing_target(arches, gpus: list[dict], distributions: set[str]):
     ]
     if not arches:
         amd = [g["row"] for g in gpus if g["row"]]
-        amd = [
-            row for row in dedicated_first(amd) if row["vendor"] == "amd"
-        ]
+        amd = [row for row in discrete_first(amd) if row["vendor"] == "amd"]
         wanted = [
             (row["name"], row["target"]) for row in amd if row["target"]
         ]

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-# A stand-in for snippets/gpu_devices.json, which the device table's build writes: the rows of five real
-# devices in the table's own shape. The IDs and revisions are libdrm's amdgpu.ids (AMD) and pci-ids (NVIDIA,
-# Intel): https://gitlab.freedesktop.org/mesa/drm/-/blob/main/data/amdgpu.ids, https://pci-ids.ucw.cz/.
+# A stand-in for snippets/gpu_devices.json, which the device table's build writes: the rows of a few real devices
+# in the table's own shape (its kinds: dedicated, mobile, integrated, pro); the NVIDIA, Intel and H200 rows as
+# h-devices' first gpu_devices.json has them (commit cbec0f3). The IDs and revisions are libdrm's amdgpu.ids (AMD)
+# and pci-ids (NVIDIA, Intel): https://gitlab.freedesktop.org/mesa/drm/-/blob/main/data/amdgpu.ids,
+# https://pci-ids.ucw.cz/.
 STAND_IN_TABLE = {
     "generated_from": ["a stand-in of tests/gpu_stand_in.py"],
     "devices": {
@@ -61,24 +63,47 @@ STAND_IN_TABLE = {
                 "backends": ["rocm", "directml"],
             },
         ],
+        "1002:7480": [
+            {
+                "rev": "c1",
+                "name": "AMD Radeon RX 7700S",
+                "vendor": "amd",
+                "group": "rdna3",
+                "target": "gfx1102",
+                "kind": "mobile",
+                "backends": ["rocm", "directml"],
+            },
+        ],
+        # A row for which the guide names no back-end (the table's data-centre and PRO rows): it decides nothing.
+        "10de:2335": [
+            {
+                "rev": None,
+                "name": "NVIDIA H200 SXM",
+                "vendor": "nvidia",
+                "group": None,
+                "target": "sm_90",
+                "kind": "pro",
+                "backends": [],
+            },
+        ],
         "10de:25a2": [
             {
                 "rev": None,
                 "name": "NVIDIA GeForce RTX 3050 Laptop GPU",
                 "vendor": "nvidia",
-                "group": "ampere",
-                "target": "8.6",
-                "kind": "dedicated",
+                "group": "nvidia",
+                "target": "sm_86",
+                "kind": "mobile",
                 "backends": ["cuda", "directml"],
             },
         ],
         "8086:a780": [
             {
                 "rev": None,
-                "name": "Intel UHD Graphics 770",
+                "name": "Intel(R) Graphics",
                 "vendor": "intel",
-                "group": "xe-lp",
-                "target": None,
+                "group": "intel-old",
+                "target": "rpl",
                 "kind": "integrated",
                 "backends": ["directml"],
             },

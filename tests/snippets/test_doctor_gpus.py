@@ -31,6 +31,8 @@ UHD_770 = ("Intel(R) UHD Graphics 770", "PCI\\VEN_8086&DEV_A780&SUBSYS_0B1A1028&
 RX_9070_XT = ("AMD Radeon RX 9070 XT", "PCI\\VEN_1002&DEV_7550&SUBSYS_24121EAE&REV_C0")
 RX_6800_XT = ("AMD Radeon RX 6800 XT", "PCI\\VEN_1002&DEV_73BF&SUBSYS_0E3A1002&REV_C1")
 RADEON_780M = ("AMD Radeon 780M Graphics", "PCI\\VEN_1002&DEV_15BF&SUBSYS_0B8C1043&REV_C1")
+RX_7700S = ("AMD Radeon RX 7700S", "PCI\\VEN_1002&DEV_7480&SUBSYS_0B3A1043&REV_C1")  # a laptop's: kind "mobile"
+H200 = ("NVIDIA H200", "PCI\\VEN_10DE&DEV_2335&SUBSYS_18BE10DE&REV_A1")  # a row with no back-end
 ASPEED = ("ASPEED Graphics Family(WDDM)", "PCI\\VEN_1A03&DEV_2000&SUBSYS_20001A03&REV_41")  # not in the table
 
 
@@ -172,4 +174,18 @@ def test_on_linux_the_nvidia_gpu_is_known_by_its_vendor_id(ids, device_table, mo
     [finding] = doctor.device_findings(probe, {}, False, gpus)
     assert finding.status == "PROBLEM" and finding.section == "troubleshooting/#hybrid-laptop"
     gpu_lines = [f.line() for f in doctor.gpu_findings(gpus, "", on_windows=False)]
-    assert gpu_lines[0] == "ok      gpu: PCI 8086:a780 rev 04: Intel UHD Graphics 770, xe-lp"
+    assert gpu_lines[0] == "ok      gpu: PCI 8086:a780 rev 04: Intel(R) Graphics, intel-old, rpl"
+
+
+def test_a_laptops_radeon_comes_before_its_integrated_one(windows_pc):
+    """A laptop's dedicated Radeon is kind "mobile" in the table: it, not the 780M listed first, is the GPU."""
+    probe = {"imported": True, "version": "2.14.0+rocm10.1.0", "hip": "7.2", "devices": []}
+    [wrong] = doctor.device_findings(probe, {}, True, windows_pc(RADEON_780M, RX_7700S), {"amd-torch-device-gfx1103"})
+    assert wrong.topic == "rocm target" and "AMD Radeon RX 7700S (gfx1102)" in wrong.text
+
+
+def test_a_row_without_back_ends_decides_nothing(windows_pc):
+    """The table names no back-end for a data-centre GPU: not "it cannot use XPU", the build's own problem."""
+    probe = {"imported": True, "version": "2.9.1+xpu", "xpu": "20250200", "devices": []}
+    [finding] = doctor.device_findings(probe, {}, True, windows_pc(H200))
+    assert finding.section == "troubleshooting/#xpu-not-available"

@@ -179,17 +179,17 @@ def test_each_windows_gpu_line_names_its_row(device_table, tmp_path, monkeypatch
     monkeypatch.setenv("SystemRoot", str(tmp_path))
     lines = [f.line() for f in doctor.windows_findings(26100, hybrid_laptop()) if f.topic == "windows GPU"]
     assert lines == [
-        "ok      windows GPU: Intel(R) UHD Graphics 770; PCI 8086:a780 rev 04: Intel UHD Graphics 770, xe-lp; "
+        "ok      windows GPU: Intel(R) UHD Graphics 770; PCI 8086:a780 rev 04: Intel(R) Graphics, intel-old, rpl; "
         "chooser: choose/?gpu=Intel%28R%29%20UHD%20Graphics%20770",
         "ok      windows GPU: NVIDIA GeForce RTX 3050 Laptop GPU, 4.0 GB; PCI 10de:25a2 rev a1: NVIDIA GeForce RTX "
-        "3050 Laptop GPU, ampere, 8.6; chooser: choose/?gpu=NVIDIA%20GeForce%20RTX%203050%20Laptop%20GPU",
+        "3050 Laptop GPU, nvidia, sm_86; chooser: choose/?gpu=NVIDIA%20GeForce%20RTX%203050%20Laptop%20GPU",
     ]
 
 
 def test_the_hybrid_laptop_end_to_end(device_table, monkeypatch):
     """machine_gpus() reads the registry and the table; a CUDA build that sees neither GPU is the problem."""
     gpus, why = doctor.machine_gpus(True, hybrid_laptop())
-    assert why == "" and [g["row"]["group"] for g in gpus] == ["xe-lp", "ampere"]
+    assert why == "" and [g["row"]["group"] for g in gpus] == ["intel-old", "nvidia"]
     probe = {"imported": True, "version": "2.14.1+cu130", "cuda": "13.0", "devices": []}
     [finding] = doctor.device_findings(probe, {}, True, gpus)
     assert finding.status == "PROBLEM" and "NVIDIA GeForce RTX 3050 Laptop GPU" in finding.text

@@ -143,7 +143,7 @@ def test_a_cpu_run_names_no_pci_id(cpu_run):
     "fields, problem",
     [
         ({"pci_id": "1002:744c", "pci_revision": "c8", "group": "rdna3", "target": "gfx1100"}, None),
-        ({"pci_id": "10de:25a2", "pci_revision": None, "group": "ampere", "target": "8.6"}, None),
+        ({"pci_id": "10de:25a2", "pci_revision": None, "group": "nvidia", "target": "sm_86"}, None),
         ({"pci_id": "1002:744C"}, "report.gpu.pci_id"),  # the table's keys are lowercase
         ({"target": "<b>gfx1100</b>"}, "report.gpu.target"),
         ({"group": "RDNA 3"}, "report.gpu.group"),
@@ -185,7 +185,7 @@ RTX_3050 = {
         ([RADEON_780M, RX_7900_XTX], "AMD Radeon RX 7900 XTX", "DirectML", ("1002:744c", "c8", "rdna3", "gfx1100")),
         # CUDA's name differs from Windows' ("NVIDIA GeForce RTX 3050 Laptop GPU" both here; a shortened one
         # below): the only NVIDIA GPU of the PC
-        ([RADEON_780M, RTX_3050], "NVIDIA GeForce RTX 3050", "CUDA", ("10de:25a2", None, "ampere", "8.6")),
+        ([RADEON_780M, RTX_3050], "NVIDIA GeForce RTX 3050", "CUDA", ("10de:25a2", None, "nvidia", "sm_86")),
         # two AMD GPUs and a name that is neither's: no guess
         ([RADEON_780M, RX_7900_XTX], "AMD Radeon RX 7900 GRE", "ROCm", (None, None, None, None)),
         ([RX_7900_XTX], "13th Gen Intel(R) Core(TM) i7-13700H", "CPU", (None, None, None, None)),
