@@ -1,7 +1,9 @@
 """Look at this machine and say what stands between it and training
 PyTorch on its GPU: DirectML, AMD's ROCm build, Intel XPU, CUDA or the
 CPU. Save it next to your project and run it first, also when
-"import torch" fails:
+"import torch" fails. gpu_identity.py and gpu_devices.json beside it
+(in the guide's zip) name each GPU by its PCI ID; without them it says
+so and carries on.
 
     python doctor.py                      # one line per finding
     python doctor.py --json report.json   # the same as a report for an
@@ -32,11 +34,17 @@ from importlib import metadata
 from pathlib import Path
 from urllib.parse import quote
 
+try:  # beside this file in the guide's zip; without it, no device table
+    import gpu_identity
+except ImportError:
+    gpu_identity = None
+
 # What report.py (and any script of yours) may use; the rest may change.
 __all__ = [
     "Finding",
     "diagnose",
     "installed",
+    "machine_gpus",
     "private_names",
     "redact",
     "registry_value",
@@ -368,6 +376,10 @@ def cuda_devices(torch) -> list[dict]:
                 "integrated": None
                 if integrated is None
                 else bool(integrated),
+                # ROCm's gfx target: "gfx1100", "gfx90a:sramecc+:xnack-"
+                "arch": getattr(properties, "gcnArchName", None)
+                if backend == "ROCm"
+                else None,
             }
         )
     return devices
@@ -575,8 +587,13 @@ def device_line(device: dict, with_link: bool) -> Finding:
 
 
 def device_findings(
-    probe: dict, env: dict, on_windows: bool
+    probe: dict,
+    env: dict,
+    on_windows: bool,
+    gpus: list[dict] = (),
+    distributions: set[str] = frozenset(),
 ) -> list[Finding]:
+    """Every device torch sees; gpus: machine_gpus(), the PC's own."""
     if not probe.get("imported"):
         return []
     devices = probe.get("devices", [])
@@ -585,7 +602,7 @@ def device_findings(
         found += order_findings(
             [d for d in devices if d["backend"] == backend]
         )
-    found += no_device_findings(probe, devices, env)
+    found += no_device_findings(probe, devices, env, gpus, distributions)
     return found
 
 
@@ -649,26 +666,33 @@ def xpu_order_note(first: dict, discrete: dict, position: str) -> Finding:
 
 
 def no_device_findings(
-    probe: dict, devices: list[dict], env: dict
+    probe: dict,
+    devices: list[dict],
+    env: dict,
+    gpus: list[dict] = (),
+    distributions: set[str] = frozenset(),
 ) -> list[Finding]:
+    """A GPU build that sees no GPU, or a ROCm build for another target:
+    one line for one cause.
+    """
     build = (
         "ROCm" if probe.get("hip") else "CUDA" if probe.get("cuda") else ""
     )
     build = "XPU" if probe.get("xpu") else build
-    if not build or any(d["backend"] == build for d in devices):
+    if not build:
         return []
+    seen = [d for d in devices if d["backend"] == build]
+    wrong = []
+    if build == "ROCm":
+        wrong = target_findings(seen, gpus, distributions)
     masks = [v for v in VISIBILITY_VARS if v in env]
-    if build in ("ROCm", "CUDA") and masks:
-        return []  # visibility_findings names the variable
+    if seen or (build in ("ROCm", "CUDA") and masks):
+        return wrong  # visibility_findings names the variable
+    unusable = backend_findings(probe, build, gpus)
+    if unusable or wrong:
+        return unusable or wrong
     if build == "CUDA":
-        return [
-            note(
-                "device",
-                "this CUDA build of torch sees no NVIDIA GPU: fine for "
-                "the CPU; an AMD or Intel GPU needs another build",
-                section="setup/",
-            )
-        ]
+        return [cuda_findings(probe, gpus)]
     anchor = (
         "xpu-not-available" if build == "XPU" else "where-to-report-a-bug"
     )
@@ -685,6 +709,84 @@ def no_device_findings(
             "but it sees no GPU",
             fix,
             trouble(anchor),
+        )
+    ]
+
+
+def cuda_findings(probe: dict, gpus: list[dict]) -> Finding:
+    """A CUDA build that sees no GPU: a problem where the PC has an
+    NVIDIA GPU (switched off, driverless, or a hybrid laptop's), fine on
+    a PC without one (PyPI's Linux torch is a CUDA build).
+    """
+    nvidia = [
+        g["name"] or (g["row"] or {}).get("name") or "an NVIDIA GPU"
+        for g in gpus
+        if "NVIDIA" in g["name"].upper() or (g["ids"] or ("",))[0] == "10de"
+    ]
+    if not nvidia:
+        return note(
+            "device",
+            "this CUDA build of torch sees no NVIDIA GPU: fine for "
+            "the CPU; an AMD or Intel GPU needs another build",
+            section="setup/",
+        )
+    return problem(
+        "device",
+        f"torch {probe.get('version')} is a CUDA build, but it sees no "
+        f"NVIDIA GPU while this PC has {nvidia[0]}: it trains on the CPU",
+        "on a laptop, switch it out of its integrated-only mode (Eco, "
+        "MUX: the maker's app or the BIOS); install NVIDIA's current "
+        "driver and reboot. nvidia-smi lists the GPU once Windows sees "
+        "it; python choose_device.py names the GPU torch got",
+        trouble("hybrid-laptop"),
+    )
+
+
+def backend_findings(
+    probe: dict, build: str, gpus: list[dict]
+) -> list[Finding]:
+    """A build that no GPU of this PC can use (Intel's XPU on a Radeon),
+    where the device table knows every GPU.
+    """
+    row = gpu_identity and gpu_identity.unusable(build, gpus)
+    if not row:
+        return []
+    return [
+        problem(
+            "device",
+            f"torch {probe.get('version')} is the {build} build, which "
+            f"this PC's {row['name']} ({row['target'] or row['vendor']}) "
+            f"cannot use: it takes {gpu_identity.backends(row)}",
+            "install the build the chooser names for it: "
+            + chooser_link(row["name"]),
+            "choose/",
+        )
+    ]
+
+
+def target_findings(
+    seen: list[dict], gpus: list[dict], distributions: set[str]
+) -> list[Finding]:
+    """AMD's packages built for another gfx target than the GPU's: the
+    discrete GPU torch sees, else the device table's.
+    """
+    arches = [
+        (d["name"], d.get("arch")) for d in sorted(seen, key=is_integrated)
+    ]
+    wrong = gpu_identity and gpu_identity.missing_target(
+        arches, gpus, distributions
+    )
+    if not wrong:
+        return []
+    name, target, targets = wrong
+    return [
+        problem(
+            "rocm target",
+            f"torch's AMD packages hold GPU code for {targets}, not for "
+            f"{name} ({target})",
+            f"install torch and torchvision again with [device-{target}] "
+            "in both brackets, as the chooser's command for it does",
+            trouble("no-kernel-image"),
         )
     ]
 
@@ -793,9 +895,12 @@ def registry_value(key: str, name: str, winreg=None):
 
 
 def windows_adapters(winreg=None) -> list[dict]:
-    """Display adapters as Windows names them, with their drivers and
-    memory.
+    """Display adapters as Windows names them, with their drivers,
+    memory and hardware IDs ("PCI\\VEN_1002&DEV_73BF&...").
     """
+    if winreg is None:
+        import winreg
+    ids = gpu_identity.windows_ids(winreg) if gpu_identity else {}
     adapters = []
     for index in range(32):
         key = rf"{DISPLAY_CLASS}\{index:04d}"
@@ -809,12 +914,55 @@ def windows_adapters(winreg=None) -> list[dict]:
                 "memory": registry_value(
                     key, "HardwareInformation.qwMemorySize", winreg
                 ),
+                # The driver's own match where Enum\PCI is not readable
+                "pci": ids.get(f"{index:04d}")
+                or registry_value(key, "MatchingDeviceId", winreg),
             }
         )
     return adapters
 
 
-def windows_findings(build: int, winreg=None) -> list[Finding]:
+def machine_gpus(on_windows: bool, winreg=None) -> tuple[list[dict], str]:
+    """This PC's GPUs, each with its PCI IDs ("ids": vendor, device,
+    revision) and the device table's row ("row", None where it has
+    none), and why the table cannot be read ("" when it can).
+    """
+    adapters = windows_adapters(winreg) if on_windows else None
+    if gpu_identity is None:
+        gpus = [{**a, "ids": None, "row": None} for a in adapters or []]
+        return gpus, "gpu_identity.py is not beside doctor.py"
+    devices, why = gpu_identity.load_table()
+    return gpu_identity.machine(adapters, devices), why
+
+
+def gpu_findings(
+    gpus: list[dict], why: str, on_windows: bool
+) -> list[Finding]:
+    """The device table's absence, and Linux's GPUs (Windows' adapters
+    are in windows_findings).
+    """
+    found = []
+    if why:
+        found.append(
+            note(
+                "device table",
+                f"{why}: GPUs are named without it",
+                "save gpu_identity.py and gpu_devices.json from the "
+                "guide's zip beside doctor.py",
+                "verification/#start-with-the-doctor",
+            )
+        )
+    if not on_windows:
+        found += [
+            ok("gpu", gpu_identity.describe(g["ids"], g["row"]))
+            for g in gpus
+        ]
+    return found
+
+
+def windows_findings(
+    build: int, winreg=None, gpus: list[dict] | None = None
+) -> list[Finding]:
     found = []
     if build >= 22000:
         found.append(ok("windows", f"Windows 11 (build {build})"))
@@ -856,16 +1004,19 @@ def windows_findings(build: int, winreg=None) -> list[Finding]:
                 "keep the project in a short folder (C:\\dev\\project)",
             )
         )
-    for adapter in windows_adapters(winreg):
+    if gpus is None:
+        gpus = machine_gpus(True, winreg)[0]
+    for adapter in gpus:
         memory = adapter["memory"]
-        size = f", {memory / 2**30:.1f} GB" if memory else ""
-        found.append(
-            ok(
-                "windows GPU",
-                f"{adapter['name']}{size}; chooser: "
-                f"{chooser_link(adapter['name'])}",
+        words = [adapter["name"]]
+        if memory:
+            words[0] += f", {memory / 2**30:.1f} GB"
+        if adapter["ids"]:
+            words.append(
+                gpu_identity.describe(adapter["ids"], adapter["row"])
             )
-        )
+        words.append(f"chooser: {chooser_link(adapter['name'])}")
+        found.append(ok("windows GPU", "; ".join(words)))
     return found
 
 
@@ -930,13 +1081,16 @@ def examine(probe: Callable[[], dict], env: dict) -> list[Finding]:
     probe = probe()
     found += import_findings(probe, torch_version or "")
     on_windows = platform.system() == "Windows"
-    found += device_findings(probe, env, on_windows)
+    gpus, why = machine_gpus(on_windows)
+    found += device_findings(probe, env, on_windows, gpus, distributions)
     found += visibility_findings(env, probe)
     found += console_findings(
         sys.stdout.encoding, str(Path.cwd()), str(Path.home())
     )
+    found += gpu_findings(gpus, why, on_windows)
     if on_windows:
-        found += windows_findings(sys.getwindowsversion().build)
+        build = sys.getwindowsversion().build
+        found += windows_findings(build, gpus=gpus)
     return found
 
 

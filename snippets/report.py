@@ -9,7 +9,8 @@ train_mnist.py and their neighbours, then:
 It runs the doctor, the training check (the device against the CPU) and
 two timed epochs of the tutorial's LeNet on Fashion-MNIST, on the device
 choose_device() picks, and writes run-report.json: the GPU's name as
-Windows gives it, its driver, the Windows build, the Python, torch and
+Windows gives it, its driver, its PCI ID with the group and target the
+guide's device table gives it, the Windows build, the Python, torch and
 back-end versions, the doctor's findings, the training check's
 differences and result, seconds per epoch, test accuracy, the date and
 the guide's version. Your user and host names are replaced with ***.
@@ -65,6 +66,7 @@ HERE = Path(__file__).resolve().parent
 SCRIPTS = (
     "report.py",
     "doctor.py",
+    "gpu_identity.py",
     "verify_training.py",
     "train_mnist.py",
     "choose_device.py",
@@ -152,13 +154,40 @@ def nvidia_driver() -> str | None:
     return lines[0] if answer.returncode == 0 and lines else None
 
 
+# The PCI vendor of each back-end's GPUs (DirectML's: any).
+VENDOR_IDS = {"ROCm": "1002", "CUDA": "10de", "XPU": "8086"}
+
+
+def identity_of(name: str, backend: str, gpus: list[dict]) -> dict:
+    """The PCI ID, group and target of the GPU the run used: the PC's
+    GPU of that name, else the one GPU of the back-end's vendor.
+    """
+    named = [
+        g for g in gpus if name in (g["name"], (g["row"] or {}).get("name"))
+    ]
+    vendor = VENDOR_IDS.get(backend)
+    ours = [g for g in gpus if g["ids"] and g["ids"][0] == vendor]
+    found = named or (ours if len(ours) == 1 else [])
+    if backend == "CPU" or not found or not found[0]["ids"]:
+        return dict.fromkeys(("pci_id", "pci_revision", "group", "target"))
+    vendor_id, device_id, revision = found[0]["ids"]
+    row = found[0]["row"] or {}
+    return {
+        "pci_id": f"{vendor_id}:{device_id}",
+        "pci_revision": revision,
+        "group": row.get("group"),
+        "target": row.get("target"),
+    }
+
+
 def gpu_of(device: torch.device, backend: str) -> dict:
     name = device_name(device)
+    on_windows = platform.system() == "Windows"
+    gpus, _ = doctor.machine_gpus(on_windows)
     adapters = []
-    if platform.system() == "Windows":
+    if on_windows:
         adapters = [
-            {"name": a["name"], "driver": a["driver"]}
-            for a in doctor.windows_adapters()
+            {"name": a["name"], "driver": a["driver"]} for a in gpus
         ]
     drivers = [a["driver"] for a in adapters if a["name"] == name]
     if drivers:
@@ -169,6 +198,7 @@ def gpu_of(device: torch.device, backend: str) -> dict:
         "name": name,
         "device": str(device),
         "driver": driver,
+        **identity_of(name, backend, gpus),
         "windows_adapters": adapters,
     }
 

@@ -69,6 +69,21 @@ def test_a_gpu_the_table_does_not_know_is_shown_not_dropped(tmp_path):
     assert known[0]["table_gpu"] == "AMD Radeon RX 7900 XTX" and "7900xtx" in known[0]["keys"]
 
 
+def test_a_run_carries_its_group_and_target(tmp_path):
+    """report.py's gpu.group and gpu.target (from the PCI ID) reach assets/runs.json; an older report has none."""
+
+    def identified(report):
+        report["system"]["backend"] = "ROCm"
+        report["gpu"].update(name="AMD Radeon RX 7900 XTX", pci_id="1002:744c", pci_revision="c8")
+        report["gpu"].update(group="rdna3", target="gfx1100")
+
+    [run] = runs.summaries(None, folder_with(tmp_path, "issue-4.json", identified))
+    assert (run["group"], run["target"]) == ("rdna3", "gfx1100")
+    (tmp_path / "older").mkdir()
+    [older] = runs.summaries(None, folder_with(tmp_path / "older", "issue-5.json"))
+    assert (older["group"], older["target"]) == (None, None)
+
+
 @pytest.mark.parametrize(
     "name, change, reason",
     [

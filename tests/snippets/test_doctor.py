@@ -197,10 +197,11 @@ def test_probe_reports_an_import_error_in_process(tmp_path, monkeypatch):
 
 
 def fake_torch(cuda=(), hip=None, cuda_version="12.4", xpu=()):
-    """A stand-in torch module: cuda = [(name, bytes, is_integrated)], xpu = [(name, bytes)]."""
+    """A stand-in torch module: cuda = [(name, bytes, is_integrated[, ROCm's gcnArchName])], xpu = [(name, bytes)]."""
 
     def props(entry):
-        return types.SimpleNamespace(name=entry[0], total_memory=entry[1], is_integrated=entry[2])
+        arch = {"gcnArchName": entry[3]} if len(entry) > 3 else {}
+        return types.SimpleNamespace(name=entry[0], total_memory=entry[1], is_integrated=entry[2], **arch)
 
     return types.SimpleNamespace(
         __version__="2.14.1+test",
@@ -328,6 +329,16 @@ def test_a_cuda_build_without_gpu_is_only_a_note():
     probe = {"imported": True, "version": "2.4.1+cu121", "cuda": "12.1", "devices": []}
     [finding] = doctor.device_findings(probe, {}, on_windows=False)
     assert finding.status == "note"
+
+
+def test_the_probe_reads_rocms_gfx_target(monkeypatch):
+    """gcnArchName, as ROCm builds give it ("gfx1201", or with its features: "gfx90a:sramecc+:xnack-")."""
+    gpus = [("AMD Radeon RX 9070 XT", 16 * 2**30, False, "gfx1201"), ("AMD Radeon RX 7900 XTX", 2**30, False)]
+    probe = probe_of(fake_torch(gpus, hip="7.2.53211"), monkeypatch)
+    assert [d["arch"] for d in probe["devices"]] == ["gfx1201", None]
+    # a CUDA build's properties have gcnArchName too (torch 2.4.1's _CudaDeviceProperties): not a gfx target
+    probe = probe_of(fake_torch([("NVIDIA GeForce RTX 4060", 8 * 2**30, False, "NVIDIA")]), monkeypatch)
+    assert probe["devices"][0]["arch"] is None
 
 
 # ------------------------------------------------------------------ environment variables

@@ -252,3 +252,74 @@ def test_paths_are_made_relative_before_the_names_go(scripts, python, written, k
     real = json.loads(REAL_REPORT.read_text(encoding="utf-8"))
     real["doctor"]["findings"][0]["text"] = kept
     assert validate_run_report.validate(json.dumps(real))[1] == []
+
+
+# ------------------------------------------------------------------ the GPU's PCI ID, group and target
+
+
+def test_a_cpu_run_names_no_pci_id(cpu_run):
+    _, path = cpu_run
+    gpu = json.loads(path.read_text(encoding="utf-8"))["gpu"]
+    assert {key: gpu[key] for key in ("pci_id", "pci_revision", "group", "target")} == dict.fromkeys(
+        ("pci_id", "pci_revision", "group", "target")
+    )
+
+
+@pytest.mark.parametrize(
+    "fields, problem",
+    [
+        ({"pci_id": "1002:744c", "pci_revision": "c8", "group": "rdna3", "target": "gfx1100"}, None),
+        ({"pci_id": "10de:25a2", "pci_revision": None, "group": "nvidia", "target": "sm_86"}, None),
+        ({"pci_id": "1002:744C"}, "report.gpu.pci_id"),  # the table's keys are lowercase
+        ({"target": "<b>gfx1100</b>"}, "report.gpu.target"),
+        ({"group": "RDNA 3"}, "report.gpu.group"),
+    ],
+)
+def test_the_schema_takes_the_pci_fields(cpu_run, fields, problem):
+    """schema-1.json holds the four fields report.py writes (its additionalProperties refuses any other)."""
+    _, path = cpu_run
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["gpu"].update(fields)
+    _, problems, _ = validate_run_report.validate(json.dumps(data))
+    partial = "report.timed_run.train_images: 2000, not the full 60000: a run on part of the set is not comparable"
+    others = [p for p in problems if p != partial]
+    if problem is None:
+        assert others == []
+    else:
+        assert others and all(p.startswith(problem) for p in others), others
+
+
+RX_7900_XTX = {"name": "AMD Radeon RX 7900 XTX", "driver": None, "memory": None, "pci": "PCI\\VEN_1002&DEV_744C&REV_C8"}
+RADEON_780M = {
+    "name": "AMD Radeon 780M Graphics",
+    "driver": None,
+    "memory": None,
+    "pci": "pci\\ven_1002&dev_15bf&rev_c1",
+}
+RTX_3050 = {
+    "name": "NVIDIA GeForce RTX 3050 Laptop GPU",
+    "driver": None,
+    "memory": None,
+    "pci": "pci\\ven_10de&dev_25a2",
+}
+
+
+@pytest.mark.parametrize(
+    "adapters, name, backend, expected",
+    [
+        # the adapter of the device's own name (DirectML's names are Windows')
+        ([RADEON_780M, RX_7900_XTX], "AMD Radeon RX 7900 XTX", "DirectML", ("1002:744c", "c8", "rdna3", "gfx1100")),
+        # CUDA's name differs from Windows' ("NVIDIA GeForce RTX 3050 Laptop GPU" both here; a shortened one
+        # below): the only NVIDIA GPU of the PC
+        ([RADEON_780M, RTX_3050], "NVIDIA GeForce RTX 3050", "CUDA", ("10de:25a2", None, "nvidia", "sm_86")),
+        # two AMD GPUs and a name that is neither's: no guess
+        ([RADEON_780M, RX_7900_XTX], "AMD Radeon RX 7900 GRE", "ROCm", (None, None, None, None)),
+        ([RX_7900_XTX], "13th Gen Intel(R) Core(TM) i7-13700H", "CPU", (None, None, None, None)),
+    ],
+)
+def test_the_report_names_the_gpu_it_ran_on(adapters, name, backend, expected, device_table, monkeypatch):
+    monkeypatch.setattr(report.doctor, "windows_adapters", lambda winreg=None: [dict(a) for a in adapters])
+    gpus, why = report.doctor.machine_gpus(True)
+    assert why == ""
+    found = report.identity_of(name, backend, gpus)
+    assert tuple(found[key] for key in ("pci_id", "pci_revision", "group", "target")) == expected

@@ -165,8 +165,11 @@ TROUBLE = {
 SCRIPTS_ZIP = "guide-scripts.zip"  # at the site's root, built with the site (on_post_build)
 # Every script of snippets/'s top level: each one a page tells the reader to run (doctor.py, verify_directml.py,
 # verify_training.py, train_mnist.py, report.py, the benchmarks, check_mnist_files.py ...) and those they import.
-# The troubleshooting and migration examples stay on their pages.
-SCRIPTS = tuple(sorted(p.name for p in (ROOT / "snippets").glob("*.py")))
+# The troubleshooting and migration examples stay on their pages. gpu_devices.json, the device table that
+# gpu_identity.py reads beside doctor.py and report.py, goes with them once its build has written it.
+SCRIPTS = tuple(sorted(p.name for p in (ROOT / "snippets").glob("*.py"))) + tuple(
+    p.name for p in (ROOT / "snippets").glob("gpu_devices.json")
+)
 
 
 RECIPE_TEXT = {

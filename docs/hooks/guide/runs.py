@@ -114,6 +114,9 @@ def summary(run: dict, repo_url: str | None) -> dict:
     url = f"{repo_url.rstrip('/')}/issues/{run['issue']}" if repo_url and run["issue"] else None
     return {
         "gpu": report["gpu"]["name"],
+        # The device table's group and target, as report.py read them from the PCI ID (null in older reports).
+        "group": report["gpu"].get("group"),
+        "target": report["gpu"].get("target"),
         "table_gpu": entry.name if entry else None,
         # The names the chooser's ?gpu= may hold for it (chooser_runs.js); none for a CPU run.
         "keys": entry.keys()
