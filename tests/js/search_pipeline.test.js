@@ -440,6 +440,12 @@ test("asksAboutGpu: each GPU word with each asking word is a question about the 
   assert.ok(search.asksAboutGpu("a770 pytorch", ctx));
   assert.ok(search.asksAboutGpu("7900xtx 能跑吗", zhCtx));
   assert.ok(!search.asksAboutGpu("12345 pytorch", ctx));
+  // a brand and a model, nothing else, ask about that GPU; a model alone, or brands alone, are left to the ranking
+  assert.ok(search.asksAboutGpu("锐炫 A770", zhCtx));
+  assert.ok(search.asksAboutGpu("Radeon RX 580", ctx));
+  assert.ok(!search.asksAboutGpu("7900xtx", ctx));
+  assert.ok(!search.asksAboutGpu("AMD Radeon", ctx));
+  assert.ok(!search.asksAboutGpu("A770 crashes", ctx));
   // the readers' questions of the Chinese review (2026-12-05) and their English equivalents
   for (const text of ["A卡能跑pytorch吗", "amd显卡有什么办法能用pytorch", "A卡 训练", "AMD显卡安装pytorch失败", "装好了但是用不了显卡"]) {
     assert.ok(search.asksAboutGpu(text, zhCtx), text);
@@ -462,6 +468,10 @@ test("gpuQuestionFirst: a question about a GPU puts the route table's section fi
     ["zh/t/", "zh/t/#a"],
   ]);
   assert.deepEqual(sectionsOf(search.gpuQuestionFirst([], "A卡 训练", zhCtx)).map((d) => d.location), ["zh/why-directml/#which-one-for-your-gpu"]);
+  // the GPU table's section, third for a query naming a model, stays among the first three
+  const named = [[doc("t/", 1), doc("t/#a", 10), doc("t/#b", 9)], [doc("choose/", 1), doc("choose/#every-gpu", 8)], [doc("t/", 1), doc("t/#c", 7)]];
+  const table = sectionsOf(search.gpuQuestionFirst(named, "a770 pytorch", ctx)).map((d) => d.location);
+  assert.deepEqual(table, ["why-directml/#which-one-for-your-gpu", "t/#a", "choose/#every-gpu", "t/#b", "t/#c"]);
 });
 
 test("distinct: a longer word that means another thing is not searched for the shorter one (驱动器 for 驱动)", () => {

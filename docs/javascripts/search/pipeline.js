@@ -526,20 +526,24 @@
   // Whether a query asks about a GPU as a whole: it names a GPU (a vendor, a word for a GPU, or a model of the GPU
   // table) and asks whether or how PyTorch runs, trains or installs on it, and holds no other word: no message,
   // no symptom, no other topic ("A卡能跑pytorch吗", "AMD显卡安装pytorch失败", "can I train on an intel gpu").
+  // A brand with a model and nothing else ("锐炫 A750") asks about that GPU too.
   function asksAboutGpu(text, ctx) {
     var rules = ctx.vocab.rules, question = rules.gpu_question;
     if (!question) return false;
-    var named = false, asked = false;
+    var named = false, model = false, asked = false;
     var rest = text.toLowerCase().replace(formsPattern(question.gpus), function () { named = true; return " "; });
+    var brand = named;
     rest = rest.replace(/[a-z]*\d[a-z0-9]*/g, function (word) {
       if (!namesGpu(word, ctx.gpus)) return word;
-      named = true;
+      named = model = true;
       return " ";
     });
+    // the words the table's names write beside a model (RX 580, 7900 XTX)
+    if (model) rest = rest.replace(/[a-z]+/g, function (word) { return ctx.gpus.before.has(word) || ctx.gpus.after.has(word) ? " " : word; });
     rest = rest.replace(formsPattern(question.asks), function () { asked = true; return " "; });
     var quiet = rules.fillers.words.concat(rules.question_words.words, rules.en_stop.words);
     rest = rest.replace(formsPattern(quiet), " ").replace(/[^\p{L}\p{N}]+/gu, "");
-    return named && asked && !rest;
+    return named && !rest && (asked || (brand && model));
   }
 
   // The section on which route each GPU takes, first, for a question about a GPU as a whole: the reader needs the
@@ -563,10 +567,16 @@
       });
     });
     var first = Object.assign({}, target || source, { score: (top || 1) * (1 + 1e-6) }, target ? {} : { terms: {} });
+    list.unshift(first);
+    // The GPU table's section keeps its place among the first sections for a query naming a model (withGpuTable).
+    var table = ctx.gpuTable && namesGpu(text, ctx.gpus) ? ctx.gpuTable : null;
+    var at = list.findIndex(function (doc) { return doc.location === table; });
+    var rank = ctx.vocab.rules.gpu_table.rank;
+    if (at >= rank) list.splice(rank - 1, 0, list.splice(at, 1)[0]);
     var entries = pageEntries(groups);
     var page = ctx.docs.get(pageOf(source));
     if (!entries.has(pageOf(source)) && page) entries.set(pageOf(source), Object.assign({}, page, { terms: {} }));
-    return entriesOf([first].concat(list), entries);
+    return entriesOf(list, entries);
   }
 
   // The back-ends a text names, each with how often.
