@@ -128,7 +128,11 @@ QUERIES = {
     # Intel's and AMD's Chinese brand names (rules.json equivalents) and 驱动器, a disk drive, kept apart from 驱动
     "锐炫 A750": (WHICH_GPU, "review 2026-12-05-chinese-4 minor 14: Intel Arc 锐炫"),
     "肾上腺素 驱动": (
-        ("zh/troubleshooting/#gpu-driver", "zh/verification/#when-it-fails", "zh/setup/#other-back-ends-amd-rocm-intel-xpu-nvidia-cuda-cpu"),
+        (
+            "zh/troubleshooting/#gpu-driver",
+            "zh/verification/#when-it-fails",
+            "zh/setup/#other-back-ends-amd-rocm-intel-xpu-nvidia-cuda-cpu",
+        ),
         "review 2026-12-05-chinese-4 minor 14: #winerror-1455 first through 驱动器",
     ),
 }

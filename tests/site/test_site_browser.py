@@ -179,7 +179,11 @@ def test_each_edition_searches_its_own_pages(site, browser, edition, query):
 # probes, ../shared/reviews/2026-12-05-chinese-4.md major 2): the route table comes first
 # (docs/javascripts/search/rules.json, gpu_question). Fixed expectations here, not search_eval.yml messages:
 # a message added there after the draw may only be held out.
-GPU_QUESTIONS = ["Any way to do this with an AMD GPU?", "can I train on an intel gpu", "does pytorch work on amd gpu windows"]
+GPU_QUESTIONS = [
+    "Any way to do this with an AMD GPU?",
+    "can I train on an intel gpu",
+    "does pytorch work on amd gpu windows",
+]
 
 
 @pytest.mark.parametrize("query", GPU_QUESTIONS)
