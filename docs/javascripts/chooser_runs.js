@@ -12,7 +12,7 @@
   const runsPage = new URL(zh ? "../zh/runs/" : "../runs/", script.src).href;
   const T = zh ? {
     title: "读者在这块显卡上的运行结果", none: "还没有人报告运行结果。", first: "第一份报告由这条命令生成：",
-    then: "然后把 run-report.json 发给本指南（", page: "真实硬件上的运行结果", end: "）。", all: "全部运行结果",
+    then: "然后把 run-report.json 提交到本指南的仓库（", page: "真实硬件上的运行结果", end: "）。", all: "全部运行结果",
     passed: "训练检查通过", failed: "训练检查未通过", seeded: "维护者提供的种子数据", epoch: " 秒/轮，准确率 ",
   } : {
     title: "Readers' runs of this GPU", none: "No run reported yet.", first: "The one command that makes the first: ",

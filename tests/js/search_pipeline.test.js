@@ -398,3 +398,95 @@ test("rerank: the GPU table's section is added, headed by its page, when the eng
   assert.equal(zh.gpuTable, "zh/choose/#every-gpu");
   assert.deepEqual(sectionsOf(search.rerank([], "780m 能用吗", zh)).map((d) => d.location), ["zh/choose/#every-gpu"]);
 });
+
+// A question about a GPU as a whole (rules.gpu_question): every GPU word of the rules with every asking word of
+// the rules is such a question; the same with any word that neither list, the fillers nor the stop words hold is not.
+const QUESTION = {
+  config: INDEX.config,
+  docs: [
+    ...CHOOSER.docs,
+    { location: "why-directml/", title: "Why DirectML", text: "" },
+    { location: "why-directml/#which-one-for-your-gpu", title: "Which one for your GPU", text: "Find your card below." },
+    { location: "zh/why-directml/", title: "为什么用 DirectML", text: "" },
+    { location: "zh/why-directml/#which-one-for-your-gpu", title: "你的显卡该选哪个", text: "按型号查下表" },
+    { location: "zh/t/", title: "常见问题", text: "" },
+    { location: "zh/t/#a", title: "甲", text: "" },
+  ],
+};
+
+function questionRanking(chinese = false) {
+  const edition = search.thisEdition(QUESTION, chinese, rules);
+  return search.ranking(edition, search.vocabulary(edition, rules), GPU_NAMES);
+}
+
+test("asksAboutGpu: each GPU word with each asking word is a question about the GPU; one more word of a symptom is not", () => {
+  const ctx = questionRanking(), zhCtx = questionRanking(true);
+  const { gpus, asks } = rules.gpu_question;
+  for (const gpu of gpus) {
+    for (const ask of asks) {
+      for (const text of [`${gpu} ${ask}`, `${ask} ${gpu}`]) {
+        const c = /\p{sc=Han}/u.test(text) ? zhCtx : ctx;
+        assert.ok(search.asksAboutGpu(text, c), text);
+        assert.ok(search.asksAboutGpu(text.toUpperCase() + "?", c), text.toUpperCase());
+        for (const symptom of ["slowly", "占用率为0", "检测不到", "crashes"]) {
+          assert.ok(!search.asksAboutGpu(`${text} ${symptom}`, c), `${text} ${symptom}`);
+        }
+      }
+      assert.ok(!search.asksAboutGpu(ask, ctx), `${ask}: names no GPU`);
+    }
+    assert.ok(!search.asksAboutGpu(gpu, ctx), `${gpu}: asks nothing`);
+  }
+  // a model of the GPU table names a GPU too; a number that is no model does not
+  assert.ok(search.asksAboutGpu("a770 pytorch", ctx));
+  assert.ok(search.asksAboutGpu("7900xtx 能跑吗", zhCtx));
+  assert.ok(!search.asksAboutGpu("12345 pytorch", ctx));
+  // a brand and a model, nothing else, ask about that GPU; a model alone, or brands alone, are left to the ranking
+  assert.ok(search.asksAboutGpu("锐炫 A770", zhCtx));
+  assert.ok(search.asksAboutGpu("Radeon RX 580", ctx));
+  assert.ok(!search.asksAboutGpu("7900xtx", ctx));
+  assert.ok(!search.asksAboutGpu("AMD Radeon", ctx));
+  assert.ok(!search.asksAboutGpu("A770 crashes", ctx));
+  // the readers' questions of the Chinese review (2026-12-05) and their English equivalents
+  for (const text of ["A卡能跑pytorch吗", "amd显卡有什么办法能用pytorch", "A卡 训练", "AMD显卡安装pytorch失败", "装好了但是用不了显卡"]) {
+    assert.ok(search.asksAboutGpu(text, zhCtx), text);
+  }
+  for (const text of ["Any way to do this with an AMD GPU?", "can I train on an intel gpu", "does pytorch work on amd gpu windows"]) {
+    assert.ok(search.asksAboutGpu(text, ctx), text);
+  }
+});
+
+test("gpuQuestionFirst: a question about a GPU puts the route table's section first, adding it headed by its page", () => {
+  const ctx = questionRanking(), zhCtx = questionRanking(true);
+  const items = [[doc("t/", 1), doc("t/#a", 10), doc("t/#b", 9)], [doc("why-directml/", 1), doc("why-directml/#which-one-for-your-gpu", 2)]];
+  const first = search.gpuQuestionFirst(items, "can I train on an intel gpu", ctx);
+  assert.deepEqual(sectionsOf(first).map((d) => d.location), ["why-directml/#which-one-for-your-gpu", "t/#a", "t/#b"]);
+  assert.deepEqual(first[0].map((d) => d.location), ["why-directml/", "why-directml/#which-one-for-your-gpu"]);
+  assert.equal(search.gpuQuestionFirst(items, "intel gpu training crashes", ctx), items);
+  const added = search.gpuQuestionFirst([[doc("zh/t/", 1), doc("zh/t/#a", 10)]], "A卡能跑pytorch吗", zhCtx);
+  assert.deepEqual(added.map((entry) => entry.map((d) => d.location)), [
+    ["zh/why-directml/", "zh/why-directml/#which-one-for-your-gpu"],
+    ["zh/t/", "zh/t/#a"],
+  ]);
+  assert.deepEqual(sectionsOf(search.gpuQuestionFirst([], "A卡 训练", zhCtx)).map((d) => d.location), ["zh/why-directml/#which-one-for-your-gpu"]);
+  // the GPU table's section, third for a query naming a model, stays among the first three
+  const named = [[doc("t/", 1), doc("t/#a", 10), doc("t/#b", 9)], [doc("choose/", 1), doc("choose/#every-gpu", 8)], [doc("t/", 1), doc("t/#c", 7)]];
+  const table = sectionsOf(search.gpuQuestionFirst(named, "a770 pytorch", ctx)).map((d) => d.location);
+  assert.deepEqual(table, ["why-directml/#which-one-for-your-gpu", "t/#a", "choose/#every-gpu", "t/#b", "t/#c"]);
+});
+
+test("distinct: a longer word that means another thing is not searched for the shorter one (驱动器 for 驱动)", () => {
+  const index = {
+    config: INDEX.config,
+    docs: [
+      { location: "zh/a/", title: "页", text: `驱动器${Z}驱动器${Z}驱动器${Z}驱动程序${Z}驱动${Z}显卡驱动` },
+    ],
+  };
+  const edition = search.thisEdition(index, true, rules);
+  const vocab = search.vocabulary(edition, rules);
+  const sentFor = (text) => search.rewrite(text, vocab, true).query;
+  assert.ok(!sentFor("驱动").includes("驱动器"), sentFor("驱动"));
+  assert.ok(sentFor("驱动").includes("驱动程序"), sentFor("驱动"));
+  const without = { ...rules, distinct: { pairs: [] } };
+  const plain = search.vocabulary(search.thisEdition(index, true, without), without);
+  assert.ok(search.rewrite("驱动", plain, true).query.includes("驱动器"), "the stand-in index must make 驱动器 a holder of 驱动");
+});

@@ -117,6 +117,24 @@ QUERIES = {
     # a query naming a GPU of the GPU table lists the table (docs/javascripts/search/pipeline.js, withGpuTable)
     "780m rocm": (("zh/choose/#every-gpu",), "review 2026-12-chinese-3 minor 16: the GPU table in neither top three"),
     "7900xtx": (("zh/choose/#every-gpu",), "review 2026-12-chinese-3 minor 16: the GPU table in neither top three"),
+    # a question about a GPU as a whole lists the route table first (rules.json gpu_question): the review's probes
+    # (../shared/reviews/2026-12-05-chinese-4.md, major 2), not messages of search_eval.yml, whose later entries
+    # may only be held out
+    "A卡能跑pytorch吗": (WHICH_GPU, "review 2026-12-05-chinese-4 M2; RVC-Boss/GPT-SoVITS#2560"),
+    "amd显卡有什么办法能用pytorch": (WHICH_GPU, "review 2026-12-05-chinese-4 M2; RVC-Boss/GPT-SoVITS#2560"),
+    "A卡 训练": (WHICH_GPU, "review 2026-12-05-chinese-4 M2"),
+    "AMD显卡安装pytorch失败": (WHICH_GPU, "review 2026-12-05-chinese-4 M2; hanamizuki-ai/launcher-support#115"),
+    "装好了但是用不了显卡": (WHICH_GPU, "review 2026-12-05-chinese-4 M2"),
+    # Intel's and AMD's Chinese brand names (rules.json equivalents) and 驱动器, a disk drive, kept apart from 驱动
+    "锐炫 A750": (WHICH_GPU, "review 2026-12-05-chinese-4 minor 14: Intel Arc 锐炫"),
+    "肾上腺素 驱动": (
+        (
+            "zh/troubleshooting/#gpu-driver",
+            "zh/verification/#when-it-fails",
+            "zh/setup/#other-back-ends-amd-rocm-intel-xpu-nvidia-cuda-cpu",
+        ),
+        "review 2026-12-05-chinese-4 minor 14: #winerror-1455 first through 驱动器",
+    ),
 }
 
 

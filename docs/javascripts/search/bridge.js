@@ -123,6 +123,7 @@
         }
         var items = pipeline.rerank(data.data.items, asked.text, ranking);
         if (held) items = pipeline.holdersFirst(held, items, asked.required, ranking);
+        items = pipeline.gpuQuestionFirst(items, asked.text, ranking);
         held = null;
         asked = Object.assign({}, asked, { relaxed: null });
         var scored = Object.assign({}, data, { data: Object.assign({}, data.data, { items: items }) });

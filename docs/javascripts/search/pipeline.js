@@ -13,6 +13,8 @@
  * and the engine's answer through:
  *   rerank     sections by the share of the query's word pairs and runs they hold as written
  *   withGpuTable  a query naming a GPU of the GPU table (gpus.json) gets that table's section in the first three
+ *   gpuQuestionFirst  a question about a GPU as a whole ("A卡能跑pytorch吗") gets the section on which route each
+ *              GPU takes first (rules.gpu_question); the bridge applies it last, after holdersFirst
  *   inScoreOrder / holdersFirst  sections in one order, a page's run of sections an entry of its own
  * The data (equivalents, fillers, stop words, weights, each with why it is general) is
  * docs/javascripts/search/rules.json. The evaluation: tests/site/test_search_eval.py.
@@ -56,6 +58,14 @@
     return vocab;
   }
 
+  // A longer word that holds a shorter one but means another thing (驱动器, a disk drive, holds 驱动, a driver):
+  // neither is searched for the other (rules.distinct).
+  function distinct(rules, word, part) {
+    return (rules.distinct.pairs || []).some(function (pair) {
+      return word.indexOf(pair[0]) >= 0 && pair[0].indexOf(part) >= 0 && part.length < pair[0].length;
+    });
+  }
+
   function holdersOf(vocab, most) {
     var holders = new Map();
     vocab.han.forEach(function (count, word) {
@@ -63,7 +73,7 @@
       for (var n = 2; n < word.length; n++) {
         for (var i = 0; i + n <= word.length; i++) {
           var part = word.slice(i, i + n);
-          if (!vocab.han.has(part)) continue;
+          if (!vocab.han.has(part) || distinct(vocab.rules, word, part)) continue;
           var list = holders.get(part) || [];
           if (list.indexOf(word) < 0) list.push(word);
           holders.set(part, list);
@@ -272,7 +282,7 @@
     for (var n = 2; n <= 3 && n < word.length; n++) {
       for (var i = 0; i + n <= word.length; i++) {
         var part = word.slice(i, i + n);
-        if (vocab.han.has(part) && out.indexOf(part) < 0) out.push(part);
+        if (vocab.han.has(part) && out.indexOf(part) < 0 && !distinct(vocab.rules, word, part)) out.push(part);
       }
     }
     (vocab.holders.get(word) || []).forEach(function (w) { if (out.indexOf(w) < 0) out.push(w); });
@@ -502,6 +512,73 @@
     return groups.concat([added]);
   }
 
+  // ------------------------------------------------------------------ a question about a GPU as a whole
+
+  function formsPattern(forms) {
+    var sorted = forms.slice().sort(function (a, b) { return b.length - a.length; });
+    var alternatives = sorted.map(function (form) {
+      var escaped = form.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/ /g, "\\s+");
+      return HAN.test(form) ? escaped : "(?<![A-Za-z0-9])" + escaped + "(?![A-Za-z0-9])";
+    });
+    return new RegExp(alternatives.join("|"), "giu");
+  }
+
+  // Whether a query asks about a GPU as a whole: it names a GPU (a vendor, a word for a GPU, or a model of the GPU
+  // table) and asks whether or how PyTorch runs, trains or installs on it, and holds no other word: no message,
+  // no symptom, no other topic ("A卡能跑pytorch吗", "AMD显卡安装pytorch失败", "can I train on an intel gpu").
+  // A brand with a model and nothing else ("锐炫 A750") asks about that GPU too.
+  function asksAboutGpu(text, ctx) {
+    var rules = ctx.vocab.rules, question = rules.gpu_question;
+    if (!question) return false;
+    var named = false, model = false, asked = false;
+    var rest = text.toLowerCase().replace(formsPattern(question.gpus), function () { named = true; return " "; });
+    var brand = named;
+    rest = rest.replace(/[a-z]*\d[a-z0-9]*/g, function (word) {
+      if (!namesGpu(word, ctx.gpus)) return word;
+      named = model = true;
+      return " ";
+    });
+    // the words the table's names write beside a model (RX 580, 7900 XTX)
+    if (model) rest = rest.replace(/[a-z]+/g, function (word) { return ctx.gpus.before.has(word) || ctx.gpus.after.has(word) ? " " : word; });
+    rest = rest.replace(formsPattern(question.asks), function () { asked = true; return " "; });
+    var quiet = rules.fillers.words.concat(rules.question_words.words, rules.en_stop.words);
+    rest = rest.replace(formsPattern(quiet), " ").replace(/[^\p{L}\p{N}]+/gu, "");
+    return named && !rest && (asked || (brand && model));
+  }
+
+  // The section on which route each GPU takes, first, for a question about a GPU as a whole: the reader needs the
+  // table of GPUs and routes, not a section of a message that happens to share the question's words. Missing from
+  // the answer, it is added, headed by its page.
+  function gpuQuestionFirst(groups, text, ctx) {
+    var question = ctx && ctx.vocab.rules.gpu_question;
+    if (!question || !asksAboutGpu(text, ctx)) return groups;
+    // An edition's index holds its own pages only (thisEdition): the Chinese edition's are under zh/.
+    var chinese = Array.from(ctx.docs.keys()).some(function (key) { return key.slice(0, 3) === "zh/"; });
+    var location = (chinese ? "zh/" : "") + question.section;
+    var source = ctx.docs.get(location);
+    if (!source) return groups;
+    var list = [], target = null, top = 0;
+    groups.forEach(function (group) {
+      var alone = group.every(function (doc) { return !isSection(doc); });
+      group.forEach(function (doc) {
+        top = Math.max(top, doc.score);
+        if (doc.location === location) target = doc;
+        else if (isSection(doc) || alone) list.push(doc);
+      });
+    });
+    var first = Object.assign({}, target || source, { score: (top || 1) * (1 + 1e-6) }, target ? {} : { terms: {} });
+    list.unshift(first);
+    // The GPU table's section keeps its place among the first sections for a query naming a model (withGpuTable).
+    var table = ctx.gpuTable && namesGpu(text, ctx.gpus) ? ctx.gpuTable : null;
+    var at = list.findIndex(function (doc) { return doc.location === table; });
+    var rank = ctx.vocab.rules.gpu_table.rank;
+    if (at >= rank) list.splice(rank - 1, 0, list.splice(at, 1)[0]);
+    var entries = pageEntries(groups);
+    var page = ctx.docs.get(pageOf(source));
+    if (!entries.has(pageOf(source)) && page) entries.set(pageOf(source), Object.assign({}, page, { terms: {} }));
+    return entriesOf(list, entries);
+  }
+
   // The back-ends a text names, each with how often.
   function backendsNamed(text, ctx) {
     var named = {};
@@ -668,7 +745,8 @@
     normalise: normalise, withHexCodes: withHexCodes, dropPaths: dropPaths, splitModels: splitModels, dropFillers: dropFillers,
     cutRun: cutRun, tokenise: tokenise, weight: weight, expandEquivalents: expandEquivalents,
     serialise: serialise, rewrite: rewrite,
-    ranking: ranking, gpuNames: gpuNames, namesGpu: namesGpu, withGpuTable: withGpuTable, backendTags: backendTags, wantedBackends: wantedBackends, hanRuns: hanRuns, tokens: tokens, runsOf: runsOf, rerank: rerank, rankOf: rankOf,
+    ranking: ranking, gpuNames: gpuNames, namesGpu: namesGpu, withGpuTable: withGpuTable,
+    asksAboutGpu: asksAboutGpu, gpuQuestionFirst: gpuQuestionFirst, backendTags: backendTags, wantedBackends: wantedBackends, hanRuns: hanRuns, tokens: tokens, runsOf: runsOf, rerank: rerank, rankOf: rankOf,
     inScoreOrder: inScoreOrder, holdersFirst: holdersFirst, sectionCount: sectionCount
   };
 });
