@@ -182,6 +182,8 @@ CHINESE_WINDOWS = {
     "'conda' 不是内部或外部命令，也不是可运行的程序 或批处理文件。": "setup/#2-create-the-environment-and-install-torch-directml",
     "conda : 无法将“conda”项识别为 cmdlet、函数、脚本文件或可运行程序的名称。": "setup/#2-create-the-environment-and-install-torch-directml",
     'OSError: [WinError 126] 找不到指定的模块。 Error loading "...\\torch\\lib\\c10.dll" or one of its dependencies.': "troubleshooting/#winerror-126-or-1114-c10dll",
+    "ImportError: DLL load failed while importing _C: 找不到指定的模块。": "troubleshooting/#winerror-126-or-1114-c10dll",
+    "py : 无法将“py”项识别为 cmdlet、函数、脚本文件或可运行程序的名称。": "setup/#anaconda-python",
     'OSError: [WinError 127] 找不到指定的程序。 Error loading "...\\torch\\lib\\torch_python.dll" or one of its dependencies.': "troubleshooting/#winerror-127",
     'OSError: [WinError 1114] 动态链接库(DLL)初始化例程失败。 Error loading "...\\torch\\lib\\c10.dll" or one of its dependencies.': "troubleshooting/#winerror-126-or-1114-c10dll",
     "OSError: [WinError 4551] 应用程序控制策略已阻止此文件。": "troubleshooting/#winerror-4551-smart-app-control",
