@@ -164,8 +164,9 @@ TROUBLE = {
 SCRIPTS_ZIP = "guide-scripts.zip"  # at the site's root, built with the site (on_post_build)
 # Every script of snippets/'s top level: each one a page tells the reader to run (doctor.py, verify_directml.py,
 # verify_training.py, train_mnist.py, report.py, the benchmarks, check_mnist_files.py ...) and those they import.
-# The troubleshooting and migration examples stay on their pages.
-SCRIPTS = tuple(sorted(p.name for p in (ROOT / "snippets").glob("*.py")))
+# The troubleshooting and migration examples stay on their pages. gpu_devices.json, the table of GPU devices
+# (docs/hooks/data/devices/build.py), goes with them: doctor.py names the reader's GPU from it.
+SCRIPTS = tuple(sorted([*(p.name for p in (ROOT / "snippets").glob("*.py")), "gpu_devices.json"]))
 
 
 RECIPE_TEXT = {
