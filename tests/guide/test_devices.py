@@ -31,7 +31,7 @@ def test_the_check_command_fails_on_a_stale_table(tmp_path, monkeypatch):
 
 def test_each_source_is_pinned_with_its_url_and_commit():
     for source in build.sources():
-        assert source["url"].startswith("https://"), source
+        assert source["source"].startswith("https://"), source
         assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", str(source["checked"])), source
         if source["file"]:
             assert (DEVICES / "sources" / source["file"]).is_file(), source["file"]

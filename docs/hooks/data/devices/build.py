@@ -4,7 +4,7 @@ Every PCI device ID that AMD's, Intel's and NVIDIA's tables list for a family th
 as the vendor's driver gives it, its target (AMD's gfx target, NVIDIA's sm_XY compute capability, Intel's
 platform as Mesa names it), its kind and the back-ends the guide decides for it (docs/hooks/data/gpus.yml,
 joined by target through families.yml; never by name). The copies it reads are pinned in sources/, each
-listed with its URL and commit in sources.yml.
+listed with its URL and commit in tables.yml.
 
     python docs/hooks/data/devices/build.py          write snippets/gpu_devices.json
     python docs/hooks/data/devices/build.py --check  exit 1 if the committed file is not what the copies build
@@ -75,7 +75,7 @@ NVIDIA_DATA_CENTER = re.compile(r"^NVIDIA [ABHLT]\d{1,4}\b")  # A100, H100, L40,
 def sources() -> list[dict]:
     import yaml
 
-    return yaml.safe_load((HERE / "sources.yml").read_text(encoding="utf-8"))["sources"]
+    return yaml.safe_load((HERE / "tables.yml").read_text(encoding="utf-8"))["tables"]
 
 
 def families() -> dict:
@@ -313,7 +313,7 @@ def build() -> dict:
                 "backends": backends,
             },
         )
-    generated_from = [{"url": s["url"], "commit": s["commit"], "checked": str(s["checked"])} for s in sources()]
+    generated_from = [{"url": s["source"], "commit": s["commit"], "checked": str(s["checked"])} for s in sources()]
     return {"generated_from": generated_from, "devices": dict(sorted(devices.items()))}
 
 
