@@ -204,6 +204,8 @@ def nvidia_devices() -> list[tuple[str, str, str, list[str], bool]]:
                 names.append(alt + " Laptop GPU")  # the name Windows shows for RTX 30 laptops and later
             else:
                 names.append(alt)
+        if mobile and "Max-Q" in label and chip[:2] not in ("GA", "AD", "GB"):
+            names += [n + " with Max-Q Design" for n in names]  # Windows' name of a Max-Q card before RTX 30
         if mobile:
             names.append("NVIDIA " + re.sub(r"^NVIDIA ", "", label))  # the PCI ID Project's own, "... Max-Q / Mobile"
         out.append((device, chip, cc, list(dict.fromkeys(names)), mobile))
