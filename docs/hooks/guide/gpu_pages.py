@@ -23,7 +23,7 @@ import re
 import zipfile
 from pathlib import Path
 
-from guide import ROOT, gpus, pins, recipes
+from guide import ROOT, gpu_names, gpus, pins, recipes
 from guide.placeholders import substitute
 
 PATH_ORDER = ("rocm", "xpu", "directml", "therock", "cuda", "cpu")
@@ -214,6 +214,8 @@ RECIPE_TEXT = {
         "win10": "Windows 10 has been out of support since October 14, 2025: [what that means here](#windows-10).",
         "none": "No GPU of the table matches \u201c{name}\u201d. See the name Windows gives it with this guide's doctor.py or dxdiag, or look it up under Every GPU below.",
         "which": "Which one is it?",
+        "like": "{name} ({target}) is the same chip as the {like} in the vendors' tables: its answer is the {like}'s, below.",
+        "nopath": "{name} ({target}) is in the vendors' tables, but the guide has no path for it: see Every GPU below.",
         "how": "Not sure? Task Manager's Performance tab or dxdiag names it; this guide's doctor.py prints a link with the GPU's name.",
         "path": "Your path on Windows {w}: **{b}**. ",
         "fallback_short": "If it fails: {f}.",
@@ -274,6 +276,8 @@ RECIPE_TEXT = {
         "win10": "Windows 10 自 2025 年 10 月 14 日起停止支持：[这对你意味着什么](#windows-10)。",
         "none": "表中没有与此匹配的显卡：\u201c{name}\u201d。用本指南的 doctor.py 或 dxdiag 查看 Windows 显示的名称，或在下面的“全部显卡”里找。",
         "which": "是哪一块？",
+        "like": "按厂商的设备表，{name}（{target}）与 {like} 是同一芯片：下面是 {like} 的答案。",
+        "nopath": "{name}（{target}）在厂商的设备表中，但本指南没有适合它的路线：见下面的“全部显卡”。",
         "how": "不知道？任务管理器的“性能”页或 dxdiag 会显示型号；本指南的 doctor.py 会打印带显卡名称的链接。",
         "path": "Windows {w} 上的路线：**{b}**。",
         "fallback_short": "不行时：{f}。",
@@ -763,9 +767,10 @@ def _nodes(made, gpu, language: str, links: dict) -> list[list]:
 
 
 def chooser_data(language: str) -> dict:
-    """The chooser's whole knowledge, for chooser.js: how to read a typed name (the table's names as tokens) and
-    every answer, computed here from recipes.table(). Equal nodes are written once: an answer is a list of
-    their numbers."""
+    """The chooser's answers, for chooser.js: every answer computed here from recipes.table(), one per GPU of
+    gpus.yml. Reading the typed name is match.js's (docs/javascripts/gpu/match.js), on the table that
+    write_chooser_table puts beside the scripts. Equal nodes are written once: an answer is a list of their
+    numbers."""
     r = RECIPE_TEXT[language]
     nodes: list[list] = []
     number: dict[str, int] = {}
@@ -784,9 +789,7 @@ def chooser_data(language: str) -> dict:
     table = recipes.table()
     links = {k: _href(v) for k, v in _links().items()}
     for gpu in gpus.load():
-        entry = {"name": gpu.name, "keys": [list(k) for k in gpu.token_keys()], "vendor": gpu.vendor}
-        if gpu.series:
-            entry["series"] = 1
+        entry = {"name": gpu.name}
         if gpu.ambiguous:
             title = r["title"].format(name=gpu.name, family=family_label(gpu.family, language))
             entry["ask"] = ids([["p", title], ["p", gpu.question_zh if language == "zh" else gpu.question]])
@@ -802,13 +805,20 @@ def chooser_data(language: str) -> dict:
     return {
         "gpus": entries,
         "nodes": nodes,
-        "match": {
-            "signs": gpus.DROPPED.pattern,
-            "dropped": sorted(gpus.DROPPED_WORDS),
-            "marks": [[v, list(m)] for v, m in gpus.VENDOR_MARKS],
-        },
-        "text": {k: r[k] for k in ("none", "which", "how", "copy", "copied")},
+        "text": {k: r[k] for k in ("none", "which", "how", "copy", "copied", "like", "nopath")},
     }
+
+
+CHOOSER_TABLE = "javascripts/gpu/table.json"
+
+
+def write_chooser_table(site_dir: Path) -> Path:
+    """table.json beside the chooser's scripts: the guide's GPUs and the device table, joined by target
+    (guide/gpu_names.py), for match.js in the page."""
+    target = site_dir / CHOOSER_TABLE
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(json.dumps(gpu_names.table(), ensure_ascii=True, separators=(",", ":")), encoding="utf-8")
+    return target
 
 
 def chooser(language: str, script_url: str) -> str:
@@ -839,6 +849,7 @@ def chooser(language: str, script_url: str) -> str:
         # runs of that GPU (another script fills it).
         '<div class="chooser-answer" id="chooser-answer" aria-live="polite"></div>'
         f'<script type="application/json" id="chooser-data">{data}</script>'
+        f'<script src="{script_url.replace("chooser.js", "gpu/match.js")}" defer></script>'
         f'<script src="{script_url}" defer></script>'
     )
 
@@ -876,14 +887,20 @@ def write_search_names(site_dir: Path) -> Path:
 def on_post_build(config):  # MkDocs hook signature
     build_scripts_zip(Path(config["site_dir"]))
     write_search_names(Path(config["site_dir"]))
+    write_chooser_table(Path(config["site_dir"]))
+
+
+def slug(name: str) -> str:
+    """A GPU's name as a placeholder's argument: "AMD Radeon(TM) Graphics" is amd-radeon-tm-graphics."""
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
 
 def choices(language: str, key: str) -> str:
-    """The processors behind one ambiguous name (its key, as gpus.normalize gives it: "graphics" for
-    "AMD Radeon(TM) Graphics", "840mgraphics"), each with the GPU it settles on."""
-    found = [g for g in gpus.load() if g.ambiguous and key in g.keys()]
+    """The processors behind one ambiguous name (its slug: amd-radeon-tm-graphics), each with the GPU it
+    settles on."""
+    found = [g for g in gpus.load() if g.ambiguous and slug(g.name) == key]
     if len(found) != 1:
-        raise GpuPageError(f"gpus.choices {key}: no GPU with choices has this key")
+        raise GpuPageError(f"gpus.choices {key}: no GPU with choices has this slug")
     return "\n".join(f"- {c.label_zh if language == 'zh' else c.label}: {c.gpu}" for c in found[0].choices)
 
 

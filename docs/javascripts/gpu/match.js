@@ -238,5 +238,40 @@
     return answer(rows.slice());
   }
 
-  return { read: read, words: words, familyOf: familyOf, matchName: matchName, matchId: matchId, partOf: partOf };
+  var PARTS = typeof WeakMap === "function" ? new WeakMap() : null;
+
+  /* The guide's answer for a name, from the chooser's table: {rows: the guide's own GPUs (gpus.yml), devices:
+   * the device table's rows, each with `like`, the guide's GPU whose answer is its own (same target or
+   * family), or none where the guide decides nothing}. The guide's own names first: a name of gpus.yml is
+   * what the guide decided for it. Then the vendors' names. Returns {status, guide: the guide's row or null,
+   * device: the device's row or null, rows: the rows to choose from}. */
+  function answerFor(text, table) {
+    var parts = PARTS && PARTS.get(table);
+    if (!parts) {
+      var byName = new Map();
+      (table.rows || []).forEach(function (row) { byName.set(row.name, row); });
+      parts = { guide: { rows: table.rows || [] }, devices: { devices: table.devices || {} }, byName: byName };
+      if (PARTS) PARTS.set(table, parts);
+    }
+    var own = matchName(text, parts.guide);
+    if (own.status === "one") {
+      var ask = own.rows.filter(function (r) { return r.ask; });
+      return { status: "one", guide: ask[0] || own.rows[0], device: null, rows: own.rows };
+    }
+    var found = matchName(text, parts.devices);
+    if (found.status === "one") {
+      var device = found.rows[0];
+      return { status: "one", guide: device.like ? parts.byName.get(device.like) || null : null, device: device, rows: found.rows };
+    }
+    var names = new Set(), rows = [];
+    own.rows.concat(found.rows).forEach(function (row) {
+      if (!names.has(row.name)) { names.add(row.name); rows.push(row); }
+    });
+    return { status: rows.length ? "choices" : "none", guide: null, device: null, rows: rows.slice(0, 8) };
+  }
+
+  return {
+    read: read, words: words, familyOf: familyOf, matchName: matchName, matchId: matchId, partOf: partOf,
+    answerFor: answerFor
+  };
 });

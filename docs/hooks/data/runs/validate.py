@@ -306,10 +306,10 @@ def gpu_class(report: dict) -> str:
     """cpu, or the gpus.yml kind of the named GPU (dedicated when unknown or ambiguous: the lowest floor)."""
     if report["system"]["backend"] == "CPU":
         return "cpu"
-    from guide import gpus
+    from guide import gpu_names
 
-    kinds = {g.kind for g in gpus.match(report["gpu"]["name"])}
-    return kinds.pop() if len(kinds) == 1 else "dedicated"
+    gpu = gpu_names.answer(report["gpu"]["name"]).gpu()
+    return gpu.kind if gpu and not gpu.ambiguous else "dedicated"
 
 
 def summary_problems(report: dict) -> list[str]:
@@ -352,7 +352,7 @@ def summary_problems(report: dict) -> list[str]:
 
 def hardware_problems(report: dict) -> list[str]:
     """The back-end agrees with the device, the OS and the GPU; no epoch or accuracy beyond the hardware."""
-    from guide import gpus
+    from guide import gpu_names
 
     problems = []
     system, gpu, timed = report["system"], report["gpu"], report["timed_run"]
@@ -364,12 +364,13 @@ def hardware_problems(report: dict) -> list[str]:
         problems.append(f"report.system.windows_build: {system['windows_build']} does not fit the OS {shown(os_name)}")
     if backend == "DirectML" and not (on_windows or "microsoft" in os_name.lower()):
         problems.append(f"report.system.os: DirectML runs on Windows and WSL, not on {shown(os_name)}")
-    vendor = gpus.vendor_of(gpu["name"])
+    named = gpu_names.answer(gpu["name"])
+    vendor = named.vendor
     if backend in VENDOR and vendor != VENDOR[backend]:
         problems.append(
             f"report.gpu.name: {shown(gpu['name'])} is not a GPU that {backend} runs on (an {VENDOR[backend]} GPU)"
         )
-    if backend == "CPU" and (vendor == "nvidia" or any(g.kind != "software" for g in gpus.match(gpu["name"]))):
+    if backend == "CPU" and (vendor == "nvidia" or (named.gpu() is not None and named.gpu().kind != "software")):
         problems.append(f"report.gpu.name: a CPU run named after a GPU ({shown(gpu['name'])})")
     kind = gpu_class(report)
     floor = TIMING_FLOOR[kind]
@@ -394,18 +395,18 @@ def hardware_problems(report: dict) -> list[str]:
 
 def gpu_notes(report: dict) -> list[str]:
     """A GPU or adapter that gpus.yml does not know, or knows only by its vendor: flagged, never refused."""
-    from guide import gpus
+    from guide import gpu_names
 
     names = [] if report["system"]["backend"] == "CPU" else [report["gpu"]["name"]]
     names += [a["name"] for a in report["gpu"]["windows_adapters"]]
     notes = []
     note = "the run is kept; the table may need the card, with its vendor's source"
-    for name in dict.fromkeys(names):
-        found = gpus.match(name)
-        if not found:
+    for name, found in gpu_names.answers(dict.fromkeys(names)).items():
+        gpu = found.gpu()
+        if gpu is None:
             notes.append(f"the GPU `{shown(name)}` is not in docs/hooks/data/gpus.yml: {note}")
-        elif all(g.group.endswith("-ambiguous") for g in found):
-            entry = found[0].name
+        elif gpu.ambiguous:
+            entry = gpu.name
             notes.append(f"the GPU `{shown(name)}` matches only the generic entry `{entry}` of gpus.yml: {note}")
     return notes
 
