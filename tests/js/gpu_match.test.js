@@ -196,3 +196,51 @@ test("a name without a vendor's word, or with one of another vendor, is read by 
   assert.equal(gpu.matchName("", TABLE).status, "none");
   assert.equal(gpu.matchName("(R)(TM) Graphics", TABLE).status, "none");
 });
+
+// The chooser's table: the guide's own rows, and the devices with the guide's row that answers for them.
+// Here the guide's rows are made from the device table itself: the first row of each family whose name no
+// other family's row bears, and every device of that family answered by it.
+function chooserTable() {
+  const rows = [], like = new Map(), families = new Map();
+  for (const [name, row] of NAMES) {
+    if (!families.has(modelOf(name))) families.set(modelOf(name), new Set());
+    families.get(modelOf(name)).add(gpu.familyOf(row));
+  }
+  for (const [, row] of ROWS) {
+    const family = gpu.familyOf(row);
+    if (row.group && !like.has(family) && families.get(modelOf(row.name)).size === 1 && modelOf(row.name)) {
+      like.set(family, row.name);
+      rows.push({ name: row.name, vendor: row.vendor, target: row.target, group: row.group });
+    }
+  }
+  const devices = {};
+  for (const [id, found] of Object.entries(TABLE.devices)) {
+    devices[id] = found.map((r) => (like.has(gpu.familyOf(r)) ? { ...r, like: like.get(gpu.familyOf(r)) } : { ...r }));
+  }
+  return { rows, devices, like };
+}
+
+test("answerFor: the guide's own name first, then a device's family, never another family's answer", () => {
+  const { rows, devices, like } = chooserTable();
+  const table = { rows, devices };
+  for (const row of rows) {
+    const got = gpu.answerFor(row.name, table);
+    assert.equal(got.status, "one", row.name);
+    assert.equal(gpu.familyOf(got.guide), gpu.familyOf(row), row.name);
+  }
+  let viaDevice = 0;
+  for (const found of Object.values(devices)) {
+    for (const row of found) {
+      const got = gpu.answerFor(row.name, table);
+      if (got.status !== "one") continue;
+      if (got.device) {
+        viaDevice++;
+        assert.equal(got.guide ? got.guide.name : undefined, like.get(gpu.familyOf(got.device)), row.name);
+      }
+      if (got.guide) assert.equal(gpu.familyOf(got.guide), gpu.familyOf(got.device || got.guide), row.name);
+    }
+  }
+  assert.ok(viaDevice > 1000, viaDevice);
+  assert.equal(gpu.answerFor("Matrox G200", table).status, "none");
+  assert.equal(gpu.answerFor("7900", table).status, "choices");
+});
