@@ -104,7 +104,7 @@ function nearMisses(name) {
   }
   if (suffix) out.push(["no suffix", put(letters + number)]);
   if (!letters) for (const l of ["A", "B", "W", "R"]) out.push(["letter " + l, put(l + number + suffix)]);
-  else out.push(["no letter", put(number + suffix)]);
+  else if (letters !== "RX") out.push(["no letter", put(number + suffix)]); // "RX550": RX is the line's name
   out.push(["a digit dropped", put(letters + number.slice(0, -1) + suffix)]);
   out.push(["a digit added", put(letters + number + "0" + suffix)]);
   out.push(["a digit changed", put(letters + number.slice(0, -1) + ((Number(number.slice(-1)) + 1) % 10) + suffix)]);

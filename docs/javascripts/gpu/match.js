@@ -53,7 +53,9 @@
       .replace(/\((?:tm|r)\)/g, " ")
       .replace(/\b\d+\s*[gm]b\b/g, " ")
       .replace(/max-q/g, "maxq")
-      .replace(/\bmobile\b/g, "laptop");
+      .replace(/\bmobile\b/g, "laptop")
+      // A brand's word glued to its number is a word of its own: "RX7600", "RTX4090", "UHD630", "Vega8".
+      .replace(/\b(rx|[a-z]{3,})(?=[0-9])/g, "$1 ");
     return s.match(/[a-z0-9]+/g) || [];
   }
 
