@@ -111,7 +111,9 @@
       return showPaths(null);
     }
     if (found.device) {
-      answer.append(sentence("p", fill(R.like, { name: found.device.name, target: found.device.target, like: gpu.name })));
+      // The device table joined it to this guide GPU by its gfx target, compute capability or (Intel) family.
+      const target = found.device.target || "", basis = R.basis[target.startsWith("gfx") ? "gfx" : target.startsWith("sm_") ? "sm" : "family"];
+      answer.append(sentence("p", fill(R.like, { name: found.device.name, target, like: gpu.name, basis })));
     }
     if (gpu.ask) {
       render(gpu.ask, answer);

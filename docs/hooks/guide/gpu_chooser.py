@@ -51,7 +51,7 @@ def chooser_data(language: str) -> dict:
     return {
         "gpus": entries,
         "nodes": nodes,
-        "text": {k: r[k] for k in ("none", "which", "how", "copy", "copied", "like", "nopath")},
+        "text": {k: r[k] for k in ("none", "which", "how", "copy", "copied", "like", "nopath", "basis")},
     }
 
 
