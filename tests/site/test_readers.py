@@ -130,7 +130,10 @@ READERS = [
 VIEWPORTS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
 # Stands in for docs/javascripts/backend_tabs.js (the chapters' script): records the label it is given.
 RECORD_TAB = (
-    "window.__tabs = []; window.guideSelectBackend = (label) => window.__tabs.push(label);"
+    # The chooser answers once its table is fetched, after backend_tabs.js has set its own guideSelectBackend:
+    # the stand-in keeps its place (a setter that ignores the real script's).
+    "window.__tabs = []; Object.defineProperty(window, 'guideSelectBackend', "
+    "{get: () => (label) => window.__tabs.push(label), set: () => {}});"
     "window.__answers = []; document.addEventListener('chooser:answer', (e) => window.__answers.push(e.detail));"
 )
 
