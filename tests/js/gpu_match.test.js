@@ -244,3 +244,28 @@ test("answerFor: the guide's own name first, then a device's family, never anoth
   assert.equal(gpu.answerFor("Matrox G200", table).status, "none");
   assert.equal(gpu.answerFor("7900", table).status, "choices");
 });
+
+test("a name of a known vendor older than the table gets the vendor's names without a number, to choose", () => {
+  // Each name of the table without a model number ("Intel(R) HD Graphics"), given a number that no name of its
+  // vendor starts with: the name itself is among the choices, and the answer is never one.
+  const starts = new Map();
+  for (const [name, row] of NAMES) {
+    for (const w of gpu.read(name).model) {
+      const digits = (/[0-9]+/.exec(w) || [""])[0];
+      if (!starts.has(row.vendor)) starts.set(row.vendor, new Set());
+      starts.get(row.vendor).add(digits.slice(0, 2));
+    }
+  }
+  let tried = 0;
+  for (const [name, row] of NAMES) {
+    const read = gpu.read(name);
+    if (read.model.length || !read.line.length || !read.vendor) continue;
+    const free = ["11", "13", "17", "19", "23", "29", "31", "37", "41", "43", "47", "49"].find((d) => !starts.get(row.vendor).has(d));
+    if (!free) continue;
+    tried++;
+    const got = gpu.matchName(`${name} ${free}00`, TABLE, 50);
+    assert.equal(got.status, "choices", name);
+    assert.ok(got.rows.some((r) => namesOf(r).some((n) => gpu.read(n).line.join(" ") === read.line.join(" "))), name);
+  }
+  assert.ok(tried > 5, tried);
+});

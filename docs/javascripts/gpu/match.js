@@ -17,9 +17,10 @@
  *   2 model   same model (a brand word more or less: "Radeon Pro W7900" is "W7900")
  *   3 part    the typed model is part of a longer one ("7900": the XTX, XT, GRE, M and W7900): choices
  *   4 near    no row has the model: the nearest families by number, to choose from
+ *   5 words   nor any near number: the vendor's names without a number whose words it has ("HD Graphics")
  * The answer is one when every row found is one family (one gfx target or compute capability; for Intel,
- * whose back-ends do not depend on the platform, one family of the guide), else choices; step 3 and 4 always
- * give choices. A name never gets another chip's target: at worst, the reader picks.
+ * whose back-ends do not depend on the platform, one family of the guide), else choices; steps 3, 4
+ * and 5 always give choices. A name never gets another chip's target: at worst, the reader picks.
  */
 (function (root, factory) {
   if (typeof module === "object" && module.exports) module.exports = factory();
@@ -72,7 +73,7 @@
     for (var i = 0; i < kept.length; i++) {
       var w = kept[i];
       if (DIGIT.test(w)) {
-        // A word of one or two letters just before a number is its prefix ("MX 450", "HD 620").
+        // A word of one or two letters just before a number is its prefix ("MX 450", "HD 7900": not the RX 7900).
         var prev = line.length && i > 0 && kept[i - 1] === line[line.length - 1] ? line[line.length - 1] : null;
         if (prev && prev.length <= 2 && /^[0-9]/.test(w)) { line.pop(); w = prev + w; }
         while (i + 1 < kept.length && SUFFIXES.has(kept[i + 1])) w += kept[++i];
@@ -205,7 +206,17 @@
     nearest(unique(near), typed, idx).forEach(function (row) {
       if (!byFamily.has(familyOf(row))) byFamily.set(familyOf(row), row);
     });
-    return answer(Array.from(byFamily.values()).slice(0, Math.min(max, 4)), true);
+    if (byFamily.size) return answer(Array.from(byFamily.values()).slice(0, Math.min(max, 4)), true);
+    // 5 the vendor's names without a number whose words the typed name has ("Intel(R) HD Graphics" for an
+    // "HD Graphics 4600" older than the table), to choose
+    if (!typed.vendor) return answer([]);
+    var said = typed.line.concat(typed.model.map(core).filter(Boolean).map(function (c) { return c.prefix; }));
+    var generic = idx.entries.filter(function (e) {
+      return e.row.vendor === typed.vendor && !e.model && e.line &&
+        e.line.split(" ").every(function (w) { return said.indexOf(w) >= 0; });
+    });
+    generic.sort(function (a, b) { return b.line.length - a.line.length; }); // the most words in common first
+    return answer(unique(generic).slice(0, Math.min(max, 4)), true);
   }
 
   // Rows in order of how close their number is to the typed one (a number with other letters before it last).
