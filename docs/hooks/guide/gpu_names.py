@@ -50,7 +50,7 @@ def table() -> dict:
     guide = gpus.load()
     rows = []
     for gpu in guide:
-        row = {"name": gpu.name, "vendor": gpu.vendor, "target": target_of(gpu), "group": gpu.group}
+        row = {"name": gpu.name, "vendor": gpu.vendor, "target": target_of(gpu), "group": gpu.group, "path": gpu.path}
         if gpu.aliases:
             row["aliases"] = list(gpu.aliases)
         if gpu.ambiguous:
