@@ -29,13 +29,21 @@
     if (Array.isArray(names)) gpuNames = names;
   }).catch(function () {});  // without its data the search runs as Material's own
   // The chooser's table (javascripts/gpu/table.json, docs/hooks/guide/gpu_chooser.py): a query naming a GPU
-  // gets the chooser's answer above the results. Not waited for: without it the search runs as before.
-  var chooserTable = null;
-  fetch(new URL("../gpu/table.json", here)).then(function (response) { return response.json(); })
-    .then(function (table) { chooserTable = table; }).catch(function () {});
+  // gets the chooser's answer above the results. Requested at the first answer, not with every page (it is
+  // the size of the vendors' device tables); without it the search runs as before.
+  var chooserTable = null, tableAsked = false, lastText = "";
 
   // The chooser's answer above the results, for the query just answered (or none).
   function showChooser(text) {
+    lastText = text;
+    if (!chooserTable) {
+      if (!tableAsked) {
+        tableAsked = true;
+        fetch(new URL("../gpu/table.json", here)).then(function (response) { return response.json(); })
+          .then(function (table) { chooserTable = table; showChooser(lastText); }).catch(function () {});
+      }
+      return;
+    }
     var box = document.getElementById("guide-search-chooser");
     var answer = pipeline.chooserAnswer(text, chooserTable, window.guideGpuMatch, rules, chinese);
     if (!answer) { if (box) box.remove(); return; }
