@@ -88,3 +88,12 @@ def test_the_build_runs_as_a_script():
         [sys.executable, str(DEVICES / "build.py"), "--check"], capture_output=True, text=True, check=False
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_python_reads_names_only_through_node_and_says_so_without_it(monkeypatch):
+    """guide/gpu_names.py asks match.js; without Node.js it stops with one line saying what to install."""
+    from guide import gpu_names
+
+    monkeypatch.setattr(gpu_names.shutil, "which", lambda name: None)
+    with pytest.raises(gpu_names.GpuNameError, match="needs Node.js 20 or newer"):
+        gpu_names.answers(["a name asked for the first time in this process"])

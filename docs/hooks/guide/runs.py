@@ -133,7 +133,9 @@ def summary(run: dict, repo_url: str | None) -> dict:
 
 
 def summaries(repo_url: str | None = None, folder: Path = RUNS) -> list[dict]:
-    rows = [summary(run, repo_url) for run in load(folder)]
+    runs = load(folder)
+    gpu_names.answers([run["report"]["gpu"]["name"] for run in runs])  # one run of Node for every name
+    rows = [summary(run, repo_url) for run in runs]
     return sorted(rows, key=lambda r: (r["gpu"].lower(), r["backend"], r["torch"], r["date"]))
 
 
@@ -199,6 +201,6 @@ def on_page_markdown(markdown, page, config, files):  # MkDocs hook signature
             return markdown
         language = "zh" if page.file.src_uri.endswith(".zh.md") else "en"
         table = render_table(summaries(config.repo_url), language, page.file.url)
-    except (RunDataError, ValueError, KeyError, TypeError) as error:
+    except (RunDataError, gpu_names.GpuNameError, ValueError, KeyError, TypeError) as error:
         raise PluginError(f"docs/hooks/data/runs/: {error}") from None
     return PLACEHOLDER.sub(lambda _: table, markdown)
