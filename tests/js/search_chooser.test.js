@@ -47,7 +47,7 @@ test("a question naming a GPU gets the chooser's answer for it, in both editions
     ["Is Intel Arc B580 supported?", "B580"],
     ["Can I train on an Intel A730M?", "A730M"],
     ["rx 7900m rocm", "7900M"],
-    ["780M 能跑吗", "780M"],
+    ["Radeon 780M 能跑吗", "780M"],
   ]) {
     for (const zh of [false, true]) {
       const got = answer(text, zh);

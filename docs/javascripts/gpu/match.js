@@ -32,7 +32,7 @@
   // words Windows and the PCI ID Project add.
   var NOISE = new Set([
     "amd", "ati", "radeon", "nvidia", "geforce", "intel", "r", "tm", "graphics", "gpu", "series", "corporation",
-    "with", "design", "rx", "generation", "adapter", "family", "the", "card", "chip", "processor", "edition"
+    "with", "design", "generation", "adapter", "family", "the", "card", "chip", "processor", "edition"
   ]);
   // Words after a model number that are part of it (a different chip or a different card).
   var SUFFIXES = new Set([
@@ -73,9 +73,10 @@
     for (var i = 0; i < kept.length; i++) {
       var w = kept[i];
       if (DIGIT.test(w)) {
-        // A word of one or two letters just before a number is its prefix ("MX 450", "HD 7900": not the RX 7900).
+        // A word of one or two letters just before a number is its prefix ("MX 450", "HD 7900": not the RX 7900);
+        // "RX" stays a word of the line: "RX 7800M" (RDNA 3) is not the "Radeon 7800M Series" of 2012.
         var prev = line.length && i > 0 && kept[i - 1] === line[line.length - 1] ? line[line.length - 1] : null;
-        if (prev && prev.length <= 2 && /^[0-9]/.test(w)) { line.pop(); w = prev + w; }
+        if (prev && prev.length <= 2 && prev !== "rx" && /^[0-9]/.test(w)) { line.pop(); w = prev + w; }
         while (i + 1 < kept.length && SUFFIXES.has(kept[i + 1])) w += kept[++i];
         model.push(w);
       } else line.push(w);
@@ -170,10 +171,13 @@
     var sameVendor = function (e) { return !typed.vendor || e.row.vendor === typed.vendor; };
     var model = typed.model.join(" "), line = typed.line.join(" ");
     if (!model && !line && !typed.vendor) return answer([]);
-    // 1 exact
+    // 1 exact; a bare model number ("7800M", "AMD Radeon 7800M") goes to step 2, which weighs every row that
+    // has it: the RX 7800M of 2024 and the Radeon 7800M Series of 2012 alike
     var vendors = typed.vendor ? [typed.vendor] : Object.keys(VENDOR_WORDS);
     var exact = [];
-    vendors.forEach(function (v) { exact = exact.concat(idx.exact.get(v + "|" + model + "|" + line) || []); });
+    if (line || !model) {
+      vendors.forEach(function (v) { exact = exact.concat(idx.exact.get(v + "|" + model + "|" + line) || []); });
+    }
     if (exact.length) return answer(unique(exact));
     if (!model) {
       // No number: the names whose line holds every typed word ("Iris Xe" for "Intel Iris Xe MAX"), to choose.
