@@ -1,62 +1,35 @@
 // The chooser (docs/choose.md): the GPU's name, Windows and Python in; the reader's answer out.
 // Every answer is computed at build time (docs/hooks/guide/recipes.py's table(), written by guide/gpu_pages.py
-// into the page's #chooser-data): this script reads the typed name, looks the answer up and renders its nodes.
+// into the page's #chooser-data, one per GPU of gpus.yml): this script looks the answer up and renders its nodes.
 // It holds no GPU rule: no gfx target, CUDA build or Python version is written here (tests/site/test_chooser.py).
-// Reading a name: the table's names as tokens (words and numbers), compared as guide/gpus.py's match() does;
-// tests/site/test_chooser.py runs both on every name of the table and its variants.
+// Reading a name is match.js's (docs/javascripts/gpu/match.js, loaded before this script), on the table the
+// build writes beside the scripts (javascripts/gpu/table.json: the guide's GPUs and the vendors' devices).
 // The state lives in the URL (?gpu=NAME&win=W&py=P), so an answer can be shared.
-// The answer holds an empty <div id="chooser-runs">: the readers' reported runs of that GPU go there (another
+// The answer holds an empty <div id="chooser-runs"></div>: the readers' reported runs of that GPU go there (another
 // script). It is made anew at each answer, after which #chooser-answer fires "chooser:answer" (detail: gpu,
 // win, py, path) for that script to fill it.
 (() => {
   const form = document.getElementById("chooser");
   const answer = document.getElementById("chooser-answer");
   const source = document.getElementById("chooser-data");
-  if (!form || !answer || !source) return;
+  if (!form || !answer || !source || !window.guideGpuMatch) return;
   const data = JSON.parse(source.textContent);
-  const R = data.text, M = data.match;
+  const R = data.text, byName = new Map(data.gpus.map((g) => [g.name, g]));
   const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, k) => (k in values ? values[k] : "{" + k + "}"));
+  const script = document.currentScript;
+  const tableUrl = new URL("gpu/table.json", script ? script.src : location.href);
+  let table = null;
 
-  // The name as tokens: lower case, the trademark signs and the dropped words aside, numbers apart from letters.
-  const signs = new RegExp(M.signs, "gi");
-  const clean = (s) => s.toLowerCase().replace(signs, " ");
-  const tokens = (s) => (clean(s).match(/[a-z]+|[0-9]+/g) || []).filter((w) => !M.dropped.includes(w));
-  const vendorOf = (s) => {
-    const words = clean(s).match(/[a-z]+/g) || [];
-    const hit = M.marks.find(([, marks]) => marks.some((m) => words.includes(m)));
-    return hit && hit[0];
-  };
-  // A key as a run of whole tokens of the typed name; a series row's last number may start a longer one.
-  function inside(key, typed, series) {
-    const n = key.length, last = key[n - 1];
-    for (let i = 0; i + n <= typed.length; i++) {
-      const run = typed.slice(i, i + n), end = run[n - 1];
-      if (!run.slice(0, -1).every((w, j) => w === key[j])) continue;
-      if (end === last || (series && /^[0-9]+$/.test(last) && /^[0-9]+$/.test(end) && end.startsWith(last))) return true;
-    }
-    return false;
-  }
+  // The answer for a typed name: the guide's GPU (name and entry of #chooser-data) and the device it came from.
   function match(name) {
-    const typed = tokens(name), key = typed.join("");
-    if (!key) return [];
-    const exact = data.gpus.filter((g) => g.keys.some((k) => k.join("") === key));
-    if (exact.length) return exact;
-    const vendor = vendorOf(name);
-    const pool = data.gpus.filter((g) => !vendor || g.vendor === vendor);
-    let best = 0, found = [];
-    for (const g of pool) {
-      if (g.ask) continue;
-      for (const k of g.keys) {
-        const n = k.join("").length;
-        if (n < 3 || n < best || !inside(k, typed, g.series)) continue;
-        if (n > best) { best = n; found = []; }
-        if (!found.includes(g)) found.push(g);
-      }
-    }
-    if (found.length) return found;
-    return key.length < 3 ? [] : pool.filter((g) => g.keys.some((k) => k.join("").startsWith(key)));
+    const a = window.guideGpuMatch.answerFor(name, table);
+    const gpu = a.guide ? byName.get(a.guide.name) : null;
+    return { status: a.status, gpu, device: a.device, rows: a.rows };
   }
-  window.guideChooserMatch = (name) => match(name).map((g) => g.name); // for tests/site/test_chooser.py
+  window.guideChooserMatch = (name) => { // for tests/site/test_chooser.py
+    const m = match(name);
+    return m.status === "one" ? [m.gpu ? m.gpu.name : null] : m.rows.map((r) => r.name);
+  };
 
   const el = (tag, text, cls) => { const e = document.createElement(tag); if (text) e.textContent = text; if (cls) e.className = cls; return e; };
   // A sentence of the data, with [text](href) links and **bold** in it.
@@ -115,6 +88,7 @@
 
   let last = null;
   function show() {
+    if (!table) return;
     const s = state();
     // A change event repeats the last input event (the field loses focus as a link in the answer is
     // clicked): render nothing new, or that link would be replaced under the pointer.
@@ -126,12 +100,21 @@
     answer.replaceChildren();
     if (!s.gpu) return showPaths(null);
     const found = match(s.gpu);
-    if (found.length !== 1) {
-      answer.append(sentence("p", found.length ? R.which : fill(R.none, { name: s.gpu })));
-      if (found.length) answer.append(list(found.map((g) => [link(g.name, s)])));
+    if (found.status !== "one") {
+      answer.append(sentence("p", found.status === "choices" ? R.which : fill(R.none, { name: s.gpu })));
+      if (found.status === "choices") answer.append(list(found.rows.map((g) => [link(g.name, s)])));
       return showPaths(null);
     }
-    const gpu = found[0];
+    const gpu = found.gpu;
+    if (!gpu) {
+      answer.append(sentence("p", fill(R.nopath, { name: found.device.name, target: found.device.target })));
+      return showPaths(null);
+    }
+    if (found.device) {
+      // The device table joined it to this guide GPU by its gfx target, compute capability or (Intel) family.
+      const target = found.device.target || "", basis = R.basis[target.startsWith("gfx") ? "gfx" : target.startsWith("sm_") ? "sm" : "family"];
+      answer.append(sentence("p", fill(R.like, { name: found.device.name, target, like: gpu.name, basis })));
+    }
     if (gpu.ask) {
       render(gpu.ask, answer);
       answer.append(list(gpu.choices.map(([target, label]) => [link(target, s), " \u2014 " + label])), sentence("p", R.how));
@@ -152,5 +135,5 @@
   form.addEventListener("submit", (e) => e.preventDefault());
   form.addEventListener("input", show);
   form.addEventListener("change", show);
-  show();
+  fetch(tableUrl).then((r) => r.json()).then((t) => { table = t; window.guideChooserReady = true; show(); });
 })();

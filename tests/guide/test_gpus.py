@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from guide import gpu_pages, gpus, recipes
+from guide import gpu_names, gpu_pages, gpus, recipes
 from guide.page import Page
 from guide.placeholders import PLACEHOLDER
 from guide_harness import DOCS, ROOT, pages
@@ -61,9 +61,15 @@ def test_loader_refuses_bad_data_with_file_and_entry(drift):
 
 
 def test_two_entries_with_one_name_are_refused():
-    twice = TEXT.replace('aliases: ["RX 9070 XT", "9070XT"]', 'aliases: ["RX 9070 XT", "9070XT", "9070"]', 1)
-    with pytest.raises(gpus.GpuDataError, match="both match '9070'"):
+    twice = TEXT.replace('aliases: ["RX 9070 XT", "9070XT"]', 'aliases: ["RX 9070 XT", "9070XT", "RX 9070"]', 1)
+    with pytest.raises(gpus.GpuDataError, match="both have the name 'RX 9070'"):
         gpus.parse(twice, "gpus.yml")
+
+
+def answered(typed: str) -> tuple[str, str | None]:
+    """The chooser's answer for a typed name, read by match.js: (status, the gpus.yml row that answers)."""
+    got = gpu_names.answer(typed)
+    return got.status, got.guide
 
 
 @pytest.mark.parametrize(
@@ -75,79 +81,86 @@ def test_two_entries_with_one_name_are_refused():
         ("Radeon RX 580 2048SP", "Radeon RX 580 2048SP"),
         ("AMD Radeon(TM) 780M Graphics", "AMD Radeon 780M Graphics"),
         ("AMD Radeon\u2122 780M Graphics", "AMD Radeon 780M Graphics"),
-        ("NVIDIA GeForce RTX 2080 Ti", "NVIDIA GeForce RTX 20 series"),
-        ("Intel(R) HD Graphics 4000", "Intel(R) HD Graphics"),  # not the AMD "...Graphics" entry: the vendor counts
     ],
 )
 def test_names_match_loosely(typed, expected):
-    assert [g.name for g in gpus.match(typed)] == [expected]
+    assert answered(typed) == ("one", expected)
 
 
 def test_every_row_is_found_by_each_of_its_names():
-    """Each name and alias, as typed and in lower case without (TM)/(R), finds its own row and no other."""
-    wrong = []
+    """Each name and alias, as typed and in lower case without (TM)/(R), finds its own row and no other: two rows
+    that one name would find (a "9070" alias on the RX 9070 XT and the RX 9070) fail here."""
+    typed = {}
     for gpu in gpus.load():
         for name in (gpu.name, *gpu.aliases):
-            for typed in (name, gpus.DROPPED.sub("", name).lower()):
-                found = [g.name for g in gpus.match(typed)]
-                if found != [gpu.name]:
-                    wrong.append(f"{typed!r}: {found}")
+            typed[name] = gpu.name
+            typed[name.replace("(TM)", "").replace("(R)", "").lower()] = gpu.name
+    found = gpu_names.answers(list(typed))
+    wrong = [f"{t!r}: {found[t]}" for t, name in typed.items() if (found[t].status, found[t].guide) != ("one", name)]
     assert wrong == []
 
 
-def _longer_numbers(gpu) -> list[str]:
-    """Each name of the row with its model number made longer: a digit before it (RX 550 -> RX 6550), and for a
-    row that is not a series, a digit after it too (RX 580 -> RX 5800)."""
-    names = []
-    for key in gpu.token_keys():
-        i = next((i for i, token in enumerate(key) if token.isdigit()), None)  # the model number, not "16GB"
-        if i is not None:
-            longer = ["6" + key[i]] + ([] if gpu.series else [key[i] + "0"])
-            names += [" ".join((*key[:i], n, *key[i + 1 :])) for n in longer]
-    return names
+def test_a_name_with_a_longer_model_number_is_not_the_row():
+    """Over every row: a digit before or after its model number names another GPU, never this row ("AMD Radeon
+    RX 6550M" is RDNA 2, not the RX 550's gfx803; "RX 640" is not the RX 6400)."""
+    longer = {}
+    for gpu in gpus.load():
+        for name in (gpu.name, *gpu.aliases):
+            number = re.search(r"(?<![0-9])[0-9]{3,4}(?![0-9])", name)
+            if number:
+                for n in ("6" + number.group(0), number.group(0) + "0"):
+                    longer[name[: number.start()] + n + name[number.end() :]] = gpu.name
+    found = gpu_names.answers(list(longer))
+    wrong = [f"{t!r}: {found[t].guide}" for t, name in longer.items() if found[t].guide == name]
+    assert len(longer) > 100 and wrong == []
 
 
-def test_a_shorter_model_number_never_matches_inside_a_longer_one():
-    """Over every row: a longer model number is another GPU, never this row ("AMD Radeon RX 6550M" is RDNA 2,
-    not the RX 550's gfx803)."""
-    wrong = [
-        f"{name!r} matches {gpu.name!r}"
-        for gpu in gpus.load()
-        for name in _longer_numbers(gpu)
-        if gpu in gpus.match(name)
-    ]
-    assert wrong == []
-    assert {"6550", "5500"} <= set(_longer_numbers(next(g for g in gpus.load() if g.name == "Radeon RX 550")))
-
-
-# Names the chooser missed or misread (issue 40), each with the row it must find ([] : the answer says unknown).
+# Names the chooser missed or misread (issues 40 and 46), each with its answer: the gpus.yml row, or the
+# family (gfx target, compute capability) that the device table gives it, or none.
 NAMED = {
-    "AMD Radeon RX 6550M": [],  # RDNA 2 (Navi 24): not the RX 550 (gfx803), and no row of its own
-    "Intel(R) Arc(TM) Pro B70 Graphics": ["Intel(R) Arc(TM) Pro B70 Graphics"],
-    "Arc Pro B70": ["Intel(R) Arc(TM) Pro B70 Graphics"],
-    "Arc Pro B50": ["Intel(R) Arc(TM) Pro B50 Graphics"],
-    "Intel(R) Arc(TM) B370 GPU": ["Intel(R) Arc(TM) B370 GPU"],
-    "Arc B370": ["Intel(R) Arc(TM) B370 GPU"],
-    "AMD Radeon AI PRO R9600D": ["AMD Radeon AI PRO R9600D"],
-    "Radeon AI PRO R9600D": ["AMD Radeon AI PRO R9600D"],
-    "AMD Radeon RX 6850M XT": ["AMD Radeon RX 6850M XT"],
-    "NVIDIA GeForce RTX 2080 Ti": ["NVIDIA GeForce RTX 20 series"],  # a series row takes the numbers it starts
-    "NVIDIA GeForce GTX 1660 SUPER": ["NVIDIA GeForce GTX 16 series"],
-    "NVIDIA GeForce RTX 4060 Ti": ["NVIDIA GeForce RTX 4060"],  # the card's own row before its series
+    "AMD Radeon RX 6550M": ("one", "amd:gfx1034"),  # RDNA 2 (Navi 24): not the RX 550 (gfx803)
+    "AMD Radeon RX 6800M": ("one", "amd:gfx1031"),  # not the RX 6800 (gfx1030)
+    "AMD Radeon RX 6800S": ("one", "amd:gfx1032"),
+    "AMD Radeon RX 640": ("one", "amd:gfx804"),  # not the RX 6400 (gfx1034)
+    "AMD Radeon RX 7900M": ("one", "amd:gfx1100"),
+    "Intel(R) Arc(TM) Pro B70 Graphics": ("one", "Intel(R) Arc(TM) Pro B70 Graphics"),
+    "Arc Pro B70": ("one", "Intel(R) Arc(TM) Pro B70 Graphics"),
+    "Arc Pro B50": ("one", "Intel(R) Arc(TM) Pro B50 Graphics"),
+    "Intel(R) Arc(TM) B370 GPU": ("one", "Intel(R) Arc(TM) B370 GPU"),
+    "Arc B370": ("one", "Intel(R) Arc(TM) B370 GPU"),
+    "AMD Radeon AI PRO R9600D": ("one", "AMD Radeon AI PRO R9600D"),
+    "Radeon AI PRO R9600D": ("one", "AMD Radeon AI PRO R9600D"),
+    "AMD Radeon RX 6850M XT": ("one", "AMD Radeon RX 6850M XT"),
+    "NVIDIA GeForce RTX 2080 Ti": ("one", "nvidia:sm_75"),
+    "NVIDIA GeForce GTX 1660 SUPER": ("one", "nvidia:sm_75"),
+    "NVIDIA GeForce RTX 4060 Ti": ("one", "nvidia:sm_89"),
+    "NVIDIA GeForce MX450": ("one", "nvidia:sm_75"),
     # Unknown names of every vendor: no row counts them as its own
-    "NVIDIA Foo 9999": [],
-    "NVIDIA GeForce Foo 9999": [],
-    "AMD Radeon Foo 9999": [],
-    "Intel(R) Foo 9999 Graphics": [],
-    "Qualcomm(R) Adreno(TM) Foo 9999": [],
-    "Microsoft Foo 9999": [],
-    "Matrox G200": [],
+    "NVIDIA Foo 9999": ("none", None),
+    "NVIDIA GeForce Foo 9999": ("none", None),
+    "AMD Radeon Foo 9999": ("none", None),
+    "Intel(R) Foo 9999 Graphics": ("none", None),
+    "Qualcomm(R) Adreno(TM) Foo 9999": ("none", None),
+    "Microsoft Foo 9999": ("none", None),
+    "Matrox G200": ("none", None),
 }
 
 
 @pytest.mark.parametrize("typed", NAMED)
 def test_named_gpus_and_unknown_names(typed):
-    assert [g.name for g in gpus.match(typed)] == NAMED[typed]
+    got = gpu_names.answer(typed)
+    status, expected = NAMED[typed]
+    assert got.status == status, got
+    if expected and ":" in expected:
+        assert got.family == expected and got.guide is not None, got
+    else:
+        assert got.guide == expected, got
+
+
+def test_a_generic_name_of_another_vendor_is_not_amds():
+    """Intel's "HD Graphics 4000" (Ivy Bridge, before the device table's Broadwell) is no AMD "...Graphics" row."""
+    got = gpu_names.answer("Intel(R) HD Graphics 4000")
+    assert got.vendor == "intel" and not (got.guide or "").startswith("AMD"), got
 
 
 def test_each_row_of_the_new_gpus_has_its_facts():
@@ -190,9 +203,9 @@ KIND_EXCEPTIONS = {
 
 @pytest.mark.parametrize("name, kind", _pick_adapter_names())
 def test_pick_adapters_names_are_in_the_table_with_the_same_kind(name, kind):
-    found = gpus.match(name)
-    assert len(found) == 1, f"{name!r} is not one entry of docs/hooks/data/gpus.yml: {[g.name for g in found]}"
-    assert found[0].kind == KIND_EXCEPTIONS.get(name, kind), f"{name!r}: the table says {found[0].kind}"
+    found = gpu_names.answer(name).gpu()
+    assert found is not None, f"{name!r} is not one entry of docs/hooks/data/gpus.yml: {gpu_names.answer(name)}"
+    assert found.kind == KIND_EXCEPTIONS.get(name, kind), f"{name!r}: the table says {found.kind}"
 
 
 GFX_TOKEN = re.compile(r"\bgfx[0-9]{2,4}[0-9a-f]?\b")

@@ -146,7 +146,7 @@ def test_a_gpu_that_gpus_yml_does_not_know_or_knows_only_by_its_vendor_is_flagge
     directml |= {"system.backend_version": validator.what_exists()["directml"], "system.python": "3.12.7"}
     for name, note in [
         ("Moore Threads MTT S80", "`Moore Threads MTT S80` is not in docs/hooks/data/gpus.yml"),
-        # gpus.match takes "NVIDIA" for its own name only: an unknown NVIDIA card is unknown, not the generic row.
+        # match.js takes "NVIDIA" for its own name only: an unknown NVIDIA card is unknown, not the generic row.
         ("NVIDIA GeForce RTX 9090", "`NVIDIA GeForce RTX 9090` is not in docs/hooks/data/gpus.yml"),
     ]:
         report, problems, notes = validator.validate(json.dumps(changed(real, directml | {"gpu.name": name})))

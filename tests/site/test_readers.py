@@ -24,7 +24,7 @@ from urllib.parse import urlencode
 import pytest
 
 from browser_support import skip_module_without_browser
-from guide import gpus, recipes
+from guide import gpu_names, recipes
 from guide_harness import DOCS
 
 skip_module_without_browser()
@@ -130,13 +130,16 @@ READERS = [
 VIEWPORTS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
 # Stands in for docs/javascripts/backend_tabs.js (the chapters' script): records the label it is given.
 RECORD_TAB = (
-    "window.__tabs = []; window.guideSelectBackend = (label) => window.__tabs.push(label);"
+    # The chooser answers once its table is fetched, after backend_tabs.js has set its own guideSelectBackend:
+    # the stand-in keeps its place (a setter that ignores the real script's).
+    "window.__tabs = []; Object.defineProperty(window, 'guideSelectBackend', "
+    "{get: () => (label) => window.__tabs.push(label), set: () => {}});"
     "window.__answers = []; document.addEventListener('chooser:answer', (e) => window.__answers.push(e.detail));"
 )
 
 
 def expected_commands(name: str, win: str, py: str, zh: bool) -> list[str]:
-    gpu = gpus.match(name)[0]
+    gpu = gpu_names.answer(name).gpu()
     made = recipes.recipe(gpu, win, py or None)
     mirror = [made.mirror] if zh and made.mirror else []
     return [made.venv["powershell"], made.venv["cmd"], made.install, *mirror, "\n".join(made.checks)]
@@ -206,10 +209,10 @@ def test_each_reader_gets_their_own_recipe_at_the_answer(reader_page, reader, na
     assert page.evaluate("window.__tabs.at(-1)") == tab
     assert page.locator("#chooser-answer #chooser-runs").count() == 1
     assert page.evaluate("window.__answers.at(-1)") == {
-        "gpu": gpus.match(name)[0].name,
+        "gpu": gpu_names.answer(name).gpu().name,
         "win": win,
         "py": py,
-        "path": gpus.match(name)[0].path[win],
+        "path": gpu_names.answer(name).gpu().path[win],
     }
     # A Windows 10 reader learns, at the answer, that it is out of support (it was 28,000 px down the page)
     assert page.locator("#chooser-answer a[href='#windows-10']").count() == (win == "10")

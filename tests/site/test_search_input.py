@@ -83,3 +83,26 @@ def test_the_search_runs_in_the_guarded_worker(site, browser):
     urls = [worker.url for worker in page.workers]
     page.close()
     assert len(urls) == 1 and "/assets/javascripts/workers/search_guard.js?worker=search." in urls[0], urls
+
+
+@pytest.mark.parametrize(
+    ("edition", "query", "wanted"),
+    [
+        ("", "Is Intel Arc B580 supported?", "choose/?gpu=Intel%28R%29+Arc%28TM%29+B580+Graphics"),
+        ("zh/", "可以用A卡训练吗", "zh/choose/"),
+    ],
+    ids=["en-b580", "zh-vendor"],
+)
+def test_a_query_naming_a_gpu_gets_the_choosers_answer_on_top(site, browser, edition, query, wanted):
+    """docs/javascripts/search/bridge.js puts the chooser's answer (pipeline.js, chooserAnswer; match.js on the
+    chooser's table) above the results of a query that names a GPU or asks about a vendor's GPUs."""
+    _, base = site
+    page = browser.new_page()
+    page.goto(base + edition)
+    page.click("input.md-search__input")
+    page.wait_for_function(f"() => {PROMPT}.test({STATUS})")
+    page.evaluate(f"([text]) => ({ENTER['input']})(document.querySelector('input.md-search__input'), text)", [query])
+    page.wait_for_selector("#guide-search-chooser a", timeout=10000)
+    href = page.get_attribute("#guide-search-chooser a", "href")
+    page.close()
+    assert href.removeprefix(base) == wanted, href

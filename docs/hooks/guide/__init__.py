@@ -15,8 +15,11 @@
     code_heights    each code block's line count, for the browser's estimate of a block it skips
     i18n            the Chinese edition's fix-ups to the build (notebooks stay pages, jieba quiet)
     search_boost    the troubleshooting page ranks first in the site search
-    gpus            the one table of GPUs (docs/hooks/data/gpus.yml): loaded, validated, names matched
-    gpu_pages       {{ gpus.NAME }} on a page: the chooser and the GPU tables, rendered from that table
+    gpus            the one table of GPUs (docs/hooks/data/gpus.yml): loaded and validated
+    gpu_names       GPU names read by docs/javascripts/gpu/match.js (through Node), on the guide's GPUs joined
+                    with the device table (snippets/gpu_devices.json)
+    gpu_pages       {{ gpus.NAME }} on a page: the chooser and the GPU tables, rendered from that table; its
+                    parts gpu_tables, gpu_answers, gpu_chooser, gpu_site and gpu_text (words: text/*.yml)
     benchmark_chart the SVG chart of the benchmark scripts' JSON
 
 docs/hooks/ is on sys.path for the tests (pyproject.toml), for the scripts in docs/hooks/ (their own

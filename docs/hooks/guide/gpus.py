@@ -1,8 +1,9 @@
-"""The one table of GPUs (docs/hooks/data/gpus.yml): load it, validate it, match Windows' adapter names.
+"""The one table of GPUs (docs/hooks/data/gpus.yml): load it and validate it.
 
 Every GPU fact the pages show comes from that file: the chooser (docs/choose.md), the tables of
 why-directml.md, the glossary's gfx list, the gfx examples on the set-up page (guide/gpu_pages.py
-renders them). A wrong key, a missing ``source:`` or ``checked:``, a status or back-end that is not
+renders them). Reading a GPU's name is match.js's alone (docs/javascripts/gpu/match.js; Python asks it through
+guide/gpu_names.py). A wrong key, a missing ``source:`` or ``checked:``, a status or back-end that is not
 listed here, a path that the GPU's own support list does not back: GpuDataError with file:entry.
 """
 
@@ -78,9 +79,6 @@ SUPPORT_KEYS = {"backend", "status", "note", "note_zh", "source", "checked"}
 CHOICE_KEYS = {"label", "label_zh", "gpu"}
 GFX = re.compile(r"^gfx[0-9]{2,4}[0-9a-f]?$")
 URL = re.compile(r"^https://\S+$")
-# Words a reader may add or drop: the trademark signs, the vendor's and the line's names.
-DROPPED = re.compile(r"\((?:tm|r)\)|[\u2122\u00ae]", re.I)
-DROPPED_WORDS = {"amd", "radeon", "rx"}
 
 
 class GpuDataError(ValueError):
@@ -133,50 +131,8 @@ class Gpu:
     def ambiguous(self) -> bool:
         return bool(self.choices)
 
-    def keys(self) -> list[str]:
-        return [normalize(n) for n in (self.name, *self.aliases)]
-
-    def token_keys(self) -> list[tuple[str, ...]]:
-        return [tokens(n) for n in (self.name, *self.aliases)]
-
-    @property
-    def series(self) -> bool:
-        """A row for a whole series ("NVIDIA GeForce RTX 20 series"): its key's last number starts a model number."""
-        return self.name.endswith(" series")
-
     def backend(self, name: str) -> Support | None:
         return next((s for s in self.support if s.backend == name), None)
-
-
-def tokens(name: str) -> tuple[str, ...]:
-    """A Windows adapter name as its words and numbers: case, punctuation, (TM)/(R) and the words AMD, Radeon,
-    RX aside, and a model number apart from the letters around it.
-
-    "AMD Radeon RX 6700 XT", "Radeon RX 6700XT" and "6700xt" are all ("6700", "xt"); "RX 6550M" is
-    ("6550", "m"), in which the number 550 is no token.
-    """
-    words = re.findall(r"[a-z]+|[0-9]+", DROPPED.sub(" ", name.lower()))
-    return tuple(w for w in words if w not in DROPPED_WORDS)
-
-
-def normalize(name: str) -> str:
-    """A name as one key, its tokens joined: "AMD Radeon RX 6700 XT" is "6700xt" (the runs' keys use it)."""
-    return "".join(tokens(name))
-
-
-VENDOR_MARKS = (
-    ("intel", ("intel", "arc", "iris", "uhd")),
-    ("nvidia", ("nvidia", "geforce", "quadro")),
-    ("qualcomm", ("qualcomm", "adreno")),
-    ("amd", ("amd", "radeon")),
-    ("microsoft", ("microsoft",)),
-)
-
-
-def vendor_of(name: str) -> str | None:
-    """The vendor a name says it is from, if it says so."""
-    words = set(re.findall(r"[a-z]+", DROPPED.sub(" ", name.lower())))
-    return next((vendor for vendor, marks in VENDOR_MARKS if words & set(marks)), None)
 
 
 def _date(value, where: str) -> str:
@@ -323,12 +279,13 @@ def parse(text: str, file: str = "gpus.yml") -> list[Gpu]:
     if not isinstance(data, dict) or set(data) != {"gpus"} or not isinstance(data["gpus"], list):
         raise GpuDataError(f"{file}: expected one key, gpus: a list of GPUs")
     gpus = [_gpu(entry, f"{file}:{i}") for i, entry in enumerate(data["gpus"], 1)]
+    # Two rows that one name would find are refused by tests/guide/test_gpus.py, which asks match.js.
     seen: dict[str, str] = {}
     for gpu in gpus:
-        for key in gpu.keys():
-            if key in seen and seen[key] != gpu.name:
-                raise GpuDataError(f"{file}: {gpu.name!r} and {seen[key]!r} both match {key!r}")
-            seen[key] = gpu.name
+        for name in (gpu.name, *gpu.aliases):
+            if name in seen and seen[name] != gpu.name:
+                raise GpuDataError(f"{file}: {gpu.name!r} and {seen[name]!r} both have the name {name!r}")
+            seen[name] = gpu.name
     names = {g.name for g in gpus}
     for gpu in gpus:
         for choice in gpu.choices:
@@ -340,47 +297,3 @@ def parse(text: str, file: str = "gpus.yml") -> list[Gpu]:
 @cache
 def load(path: Path = DATA) -> tuple[Gpu, ...]:
     return tuple(parse(path.read_text(encoding="utf-8"), path.relative_to(ROOT).as_posix()))
-
-
-def _inside(key: tuple[str, ...], typed: tuple[str, ...], series: bool) -> bool:
-    """Whether ``key`` is a run of whole tokens of ``typed``; a series key's last number may start a longer one."""
-    n = len(key)
-    for i in range(len(typed) - n + 1):
-        run = typed[i : i + n]
-        if run[:-1] == key[:-1] and (
-            run[-1] == key[-1] or (series and key[-1].isdigit() and run[-1].isdigit() and run[-1].startswith(key[-1]))
-        ):
-            return True
-    return False
-
-
-def match(name: str, gpus=None) -> list[Gpu]:
-    """The table's entries for an adapter name: one when it is clear, several to choose from, or none.
-
-    First the exact key; then the longest key that the name holds as whole tokens (the same vendor's, at least
-    3 characters: "AMD Radeon RX 6700 XT 12GB" is the RX 6700 XT, "RX 6550M" is not the RX 550); a series row
-    also takes the model numbers its own starts ("RTX 2080 Ti" is the RTX 20 series); a row that asks a
-    question ("NVIDIA", "AMD Radeon(TM) Graphics") only its own name; then the entries whose key starts with
-    the name ("7900": the three RX 7900 cards).
-    """
-    gpus = load() if gpus is None else gpus
-    typed = tokens(name)
-    key = "".join(typed)
-    if not key:
-        return []
-    exact = [g for g in gpus if key in g.keys()]
-    if exact:
-        return exact
-    vendor = vendor_of(name)
-    same_vendor = [g for g in gpus if vendor is None or g.vendor == vendor]
-    contained = [
-        (len("".join(k)), g)
-        for g in same_vendor
-        if not g.ambiguous
-        for k in g.token_keys()
-        if len("".join(k)) >= 3 and _inside(k, typed, g.series)
-    ]
-    if contained:
-        longest = max(n for n, _ in contained)
-        return list(dict.fromkeys(g for n, g in contained if n == longest))
-    return list(dict.fromkeys(g for g in same_vendor for k in g.keys() if len(key) >= 3 and k.startswith(key)))

@@ -19,7 +19,7 @@ import json
 import re
 from pathlib import Path
 
-from guide import ROOT, gpus
+from guide import ROOT, gpu_names, gpus
 
 RUNS = ROOT / "docs" / "hooks" / "data" / "runs"
 DATA_URL = "assets/runs.json"
@@ -98,11 +98,10 @@ def load(folder: Path = RUNS) -> list[dict]:
 
 
 def table_entry(report: dict) -> gpus.Gpu | None:
-    """The gpus.yml entry of the run's GPU, where exactly one matches (never for a CPU run)."""
+    """The gpus.yml entry whose answer is the run's GPU's, as the chooser reads its name (never for a CPU run)."""
     if report["system"]["backend"] == "CPU":
         return None
-    found = gpus.match(report["gpu"]["name"])
-    return found[0] if len(found) == 1 else None
+    return gpu_names.answer(report["gpu"]["name"]).gpu()
 
 
 def summary(run: dict, repo_url: str | None) -> dict:
@@ -118,10 +117,8 @@ def summary(run: dict, repo_url: str | None) -> dict:
         "group": report["gpu"].get("group"),
         "target": report["gpu"].get("target"),
         "table_gpu": entry.name if entry else None,
-        # The names the chooser's ?gpu= may hold for it (chooser_runs.js); none for a CPU run.
-        "keys": entry.keys()
-        if entry
-        else ([] if system["backend"] == "CPU" else [gpus.normalize(report["gpu"]["name"])]),
+        # The chip's family as match.js names it (amd:gfx1100, nvidia:sm_89, intel:arc); none for a CPU run.
+        "family": None if system["backend"] == "CPU" else gpu_names.answer(report["gpu"]["name"]).family,
         "backend": system["backend"],
         "backend_version": system.get("backend_version"),
         "torch": system["torch"],
@@ -139,7 +136,9 @@ def summary(run: dict, repo_url: str | None) -> dict:
 
 
 def summaries(repo_url: str | None = None, folder: Path = RUNS) -> list[dict]:
-    rows = [summary(run, repo_url) for run in load(folder)]
+    runs = load(folder)
+    gpu_names.answers([run["report"]["gpu"]["name"] for run in runs])  # one run of Node for every name
+    rows = [summary(run, repo_url) for run in runs]
     return sorted(rows, key=lambda r: (r["gpu"].lower(), r["backend"], r["torch"], r["date"]))
 
 
@@ -205,6 +204,6 @@ def on_page_markdown(markdown, page, config, files):  # MkDocs hook signature
             return markdown
         language = "zh" if page.file.src_uri.endswith(".zh.md") else "en"
         table = render_table(summaries(config.repo_url), language, page.file.url)
-    except (RunDataError, ValueError, KeyError, TypeError) as error:
+    except (RunDataError, gpu_names.GpuNameError, ValueError, KeyError, TypeError) as error:
         raise PluginError(f"docs/hooks/data/runs/: {error}") from None
     return PLACEHOLDER.sub(lambda _: table, markdown)

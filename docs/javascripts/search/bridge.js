@@ -28,6 +28,38 @@
   }).then(function (names) {
     if (Array.isArray(names)) gpuNames = names;
   }).catch(function () {});  // without its data the search runs as Material's own
+  // The chooser's table (javascripts/gpu/table.json, docs/hooks/guide/gpu_chooser.py): a query naming a GPU
+  // gets the chooser's answer above the results. Requested at the first answer, not with every page (it is
+  // the size of the vendors' device tables); without it the search runs as before.
+  var chooserTable = null, tableAsked = false, lastText = "";
+
+  // The chooser's answer above the results, for the query just answered (or none).
+  function showChooser(text) {
+    lastText = text;
+    if (!chooserTable) {
+      if (!tableAsked) {
+        tableAsked = true;
+        fetch(new URL("../gpu/table.json", here)).then(function (response) { return response.json(); })
+          .then(function (table) { chooserTable = table; showChooser(lastText); }).catch(function () {});
+      }
+      return;
+    }
+    var box = document.getElementById("guide-search-chooser");
+    var answer = pipeline.chooserAnswer(text, chooserTable, window.guideGpuMatch, rules, chinese);
+    if (!answer) { if (box) box.remove(); return; }
+    var meta = document.querySelector(".md-search-result__meta");
+    if (!meta) return;
+    if (!box) {
+      box = document.createElement("p");
+      box.id = "guide-search-chooser";
+      box.className = "guide-search-chooser";
+      meta.parentNode.insertBefore(box, meta.nextSibling);
+    }
+    var link = document.createElement("a");
+    link.href = new URL(answer.href, new URL("../../", here)).href;
+    link.textContent = answer.text;
+    box.replaceChildren(link);
+  }
 
   // A page's top sections are shown, not one: Material folds the rest under "N more on this page"; the first
   // folded ones move out of the fold, in their order, and the fold keeps the rest with its count corrected.
@@ -127,7 +159,10 @@
         held = null;
         asked = Object.assign({}, asked, { relaxed: null });
         var scored = Object.assign({}, data, { data: Object.assign({}, data.data, { items: items }) });
-        return listener.call(this, new MessageEvent("message", { data: scored }));
+        var text = asked.text;
+        var shown = listener.call(this, new MessageEvent("message", { data: scored }));
+        showChooser(text);
+        return shown;
       };
     }
     return listen.apply(this, args);

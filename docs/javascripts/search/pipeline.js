@@ -15,6 +15,7 @@
  *   withGpuTable  a query naming a GPU of the GPU table (gpus.json) gets that table's section in the first three
  *   gpuQuestionFirst  a question about a GPU as a whole ("A卡能跑pytorch吗") gets the section on which route each
  *              GPU takes first (rules.gpu_question); the bridge applies it last, after holdersFirst
+ *   chooserAnswer  a query naming a GPU (read by docs/javascripts/gpu/match.js) gets the chooser's answer on top
  *   inScoreOrder / holdersFirst  sections in one order, a page's run of sections an entry of its own
  * The data (equivalents, fillers, stop words, weights, each with why it is general) is
  * docs/javascripts/search/rules.json. The evaluation: tests/site/test_search_eval.py.
@@ -739,7 +740,32 @@
     return entriesOf(all.concat(rest), pageEntries(more.concat(first)));
   }
 
+  // The chooser's answer for a query that names a GPU or asks about a vendor's GPUs (rules.chooser_answer):
+  // {href, text}, or null. `table` is the chooser's (javascripts/gpu/table.json), `matcher` match.js: the same
+  // reading of a name as the chooser's. A model number of fewer digits ("Windows 10", "3.12") names no GPU.
+  function chooserAnswer(text, table, matcher, rules, chinese) {
+    var r = rules && rules.chooser_answer;
+    if (!r || !table || !matcher) return null;
+    var words = r[chinese ? "zh" : "en"], read = matcher.read(text);
+    var numbered = read.model.some(function (w) { return (w.match(/[0-9]+/) || [""])[0].length >= r.min_digits; });
+    if (numbered) {
+      var a = matcher.answerFor(text, table);
+      if (a.status !== "one" || !a.guide || a.guide.ask || !a.guide.path) return null;
+      var label = function (b) { return words.labels[b] || b; };
+      return {
+        href: words.page + "?" + new URLSearchParams({ gpu: a.guide.name }).toString(),
+        text: words.gpu.replace("{name}", a.device ? a.device.name : a.guide.name)
+          .replace("{p11}", label(a.guide.path["11"])).replace("{p10}", label(a.guide.path["10"]))
+      };
+    }
+    var lower = String(text).toLowerCase();
+    var vendor = read.vendor || Object.keys(r.vendor_words).map(function (w) { return lower.indexOf(w) >= 0 ? r.vendor_words[w] : null; })
+      .filter(Boolean)[0];
+    return vendor && read.model.length === 0 ? { href: words.page, text: words.vendor } : null;
+  }
+
   return {
+    chooserAnswer: chooserAnswer,
     RUN_END: RUN_END, OPERATOR: OPERATOR,
     vocabulary: vocabulary, thisEdition: thisEdition,
     normalise: normalise, withHexCodes: withHexCodes, dropPaths: dropPaths, splitModels: splitModels, dropFillers: dropFillers,

@@ -32,7 +32,7 @@ string of the report (keys too):
 Every line it prints is printable ASCII (keys and values escaped), so no report text can start a workflow
 command in the step's log; the workflow also stops commands around it.
 
-Every GPU name is looked up through one function (device_entry: gpus.yml's names and aliases for now). A GPU
+Every GPU name is looked up through one function (device_entries: match.js on the device table and gpus.yml). A GPU
 or adapter that the table does not know, or knows only as a vendor's generic entry, is flagged for the
 maintainer, never a reason to refuse.
 
@@ -550,21 +550,25 @@ def report_problems(report: dict) -> list[str]:
 
 
 @functools.cache
-def device_entry(name: str) -> tuple[str | None, list]:
-    """The one door to the table of devices: (the vendor the name says it is from, the table's entries for it,
-    none when unknown). Every GPU name of a report is looked up here only; the table is gpus.yml's names and
-    aliases (guide.gpus) until the generated device table takes its place."""
-    from guide import gpus
+def device_entries(names) -> dict:
+    """The one door to the table of devices: each name's answer (its vendor, and .gpu(): the guide's row for it,
+    or None when unknown), read by docs/javascripts/gpu/match.js on the device table joined with gpus.yml
+    (guide.gpu_names), the matcher the chooser uses. Every GPU name of a report is looked up here only."""
+    from guide import gpu_names
 
-    return gpus.vendor_of(name), tuple(gpus.match(name))
+    return gpu_names.answers(dict.fromkeys(names))
+
+
+def device_entry(name: str):
+    return device_entries([name])[name]
 
 
 def gpu_class(report: dict) -> str:
     """cpu, or the gpus.yml kind of the named GPU (dedicated when unknown or ambiguous: the lowest floor)."""
     if report["system"]["backend"] == "CPU":
         return "cpu"
-    kinds = {g.kind for g in device_entry(report["gpu"]["name"])[1]}
-    return kinds.pop() if len(kinds) == 1 else "dedicated"
+    gpu = device_entry(report["gpu"]["name"]).gpu()
+    return gpu.kind if gpu and not gpu.ambiguous else "dedicated"
 
 
 def summary_problems(report: dict) -> list[str]:
@@ -621,12 +625,13 @@ def hardware_problems(report: dict) -> list[str]:
         problems.append(f"report.system.windows_build: {system['windows_build']} does not fit the OS {shown(os_name)}")
     if backend == "DirectML" and not (on_windows or "microsoft" in os_name.lower()):
         problems.append(f"report.system.os: DirectML runs on Windows and WSL, not on {shown(os_name)}")
-    vendor, entries = device_entry(gpu["name"])
+    named = device_entry(gpu["name"])
+    vendor = named.vendor
     if backend in VENDOR and vendor != VENDOR[backend]:
         problems.append(
             f"report.gpu.name: {shown(gpu['name'])} is not a GPU that {backend} runs on (an {VENDOR[backend]} GPU)"
         )
-    if backend == "CPU" and (vendor == "nvidia" or any(g.kind != "software" for g in entries)):
+    if backend == "CPU" and (vendor == "nvidia" or (named.gpu() is not None and named.gpu().kind != "software")):
         problems.append(f"report.gpu.name: a CPU run named after a GPU ({shown(gpu['name'])})")
     kind = gpu_class(report)
     floor = TIMING_FLOOR[kind]
@@ -655,12 +660,12 @@ def gpu_notes(report: dict) -> list[str]:
     names += [a["name"] for a in report["gpu"]["windows_adapters"]]
     notes = []
     note = "the run is kept; the table may need the card, with its vendor's source"
-    for name in dict.fromkeys(names):
-        found = device_entry(name)[1]
-        if not found:
+    for name, found in device_entries(names).items():
+        gpu = found.gpu()
+        if gpu is None:
             notes.append(f"the GPU `{shown(name)}` is not in docs/hooks/data/gpus.yml: {note}")
-        elif all(g.group.endswith("-ambiguous") for g in found):
-            entry = found[0].name
+        elif gpu.ambiguous:
+            entry = gpu.name
             notes.append(f"the GPU `{shown(name)}` matches only the generic entry `{entry}` of gpus.yml: {note}")
     return notes
 
