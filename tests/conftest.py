@@ -26,6 +26,16 @@ def pytest_addoption(parser) -> None:
         help="the run on current torch (README's second command): leaves out the tests marked any_torch, whose "
         "result does not depend on torch's version; the run on the pins has them",
     )
+    parser.addoption(
+        "--held-out",
+        action="store_true",
+        help="tests/site/test_search_eval.py prints the held-out part's totals too (run it on demand, with -s)",
+    )
+    parser.addoption(
+        "--update-rewrites",
+        action="store_true",
+        help="tests/site/test_search_eval.py writes tests/site/search_rewrites.yml anew from this run",
+    )
 
 
 def pytest_collection_modifyitems(config, items) -> None:
