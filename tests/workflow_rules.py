@@ -115,9 +115,9 @@ def data_problems(workflow: dict) -> list:
         fetch = [i for i, r in enumerate(runs) if FETCHER.search(r)]
         cache = [i for i, s in enumerate(job_steps) if str(s.get("uses", "")).startswith("actions/cache@")]
         if "torchvision.datasets.FashionMNIST(" in "".join(runs):
-            problems.append(f"job {name}: downloads with torchvision instead of tests/tools/fetch_fashion_mnist.py")
+            problems.append(f"job {name}: downloads with torchvision instead of .github/scripts/fetch_fashion_mnist.py")
         if not fetch or fetch[0] > suite[0]:
-            problems.append(f"job {name}: does not run tests/tools/fetch_fashion_mnist.py before the suite")
+            problems.append(f"job {name}: does not run .github/scripts/fetch_fashion_mnist.py before the suite")
             continue
         if "self-hosted" in runs_on_labels(job):
             # The GPU PC keeps what a job writes; a cache restore unpacks a tar (absolute paths allowed)
@@ -128,7 +128,7 @@ def data_problems(workflow: dict) -> list:
             problems.append(f"job {name}: no actions/cache step before the fetch")
         else:
             cached = str((job_steps[cache[0]].get("with") or {}).get("path", ""))
-            if "fashion-mnist" not in cached or "hashFiles('tests/tools/fetch_fashion_mnist.py')" not in str(
+            if "fashion-mnist" not in cached or "hashFiles('.github/scripts/fetch_fashion_mnist.py')" not in str(
                 (job_steps[cache[0]].get("with") or {}).get("key", "")
             ):
                 problems.append(f"job {name}: the cache must hold the fetched folder, keyed on the fetcher")

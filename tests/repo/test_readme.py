@@ -78,10 +78,10 @@ def test_the_windows_workflow_runs_both_readme_commands_in_both_powershells():
     assert set(job["strategy"]["matrix"]["shell"]) == {"pwsh", "powershell"}
     assert job["env"]["README_SHELL"] == "${{ matrix.shell }}"
     serve = [
-        i for i, r in enumerate(runs) if "python tests/tools/readme_commands.py serve --shell $env:README_SHELL" in r
+        i for i, r in enumerate(runs) if "python .github/scripts/readme_commands.py serve --shell $env:README_SHELL" in r
     ]
     test = [
-        i for i, r in enumerate(runs) if "python tests/tools/readme_commands.py run test --shell $env:README_SHELL" in r
+        i for i, r in enumerate(runs) if "python .github/scripts/readme_commands.py run test --shell $env:README_SHELL" in r
     ]
     assert serve and test and serve[0] < test[0]
 

@@ -25,7 +25,7 @@ def test_build_{n}(tmp_path):
 def nested_run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
     """pytest in tmp_path with the run summary plugin (tests/ and docs/hooks/ importable, as pyproject.toml
     sets them, and tmp_path: a plugin written there loads with -p), then what this run's PYTHONPATH holds."""
-    paths = [str(ROOT / p) for p in ("tests", "tests/tools", "docs/hooks")] + [str(tmp_path)]
+    paths = [str(ROOT / p) for p in ("tests", ".github/scripts", "docs/hooks")] + [str(tmp_path)]
     paths += [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(paths))
     return subprocess.run(

@@ -48,9 +48,9 @@ def freshness_problems(workflow: dict, lychee: dict) -> list:
         problems.append("check job: does not install from a hash lock")
     if not any("mkdocs build --strict" in r for r in runs):
         problems.append("check job: does not build the site")
-    script = [r for r in runs if "tests/tools/freshness.py check" in r]
+    script = [r for r in runs if ".github/scripts/freshness.py check" in r]
     if not script or "--links lychee/out.md" not in script[0] or "--body" not in script[0]:
-        problems.append("check job: does not run `tests/tools/freshness.py check --body ... --links lychee/out.md`")
+        problems.append("check job: does not run `.github/scripts/freshness.py check --body ... --links lychee/out.md`")
     uses = [str(s.get("uses", "")) for s in steps(check)]
     lychee_at = [i for i, u in enumerate(uses) if u.startswith("lycheeverse/lychee-action@")]
     cache_at = [i for i, s in enumerate(steps(check)) if ".lycheecache" in str((s.get("with") or {}).get("path", ""))]
@@ -76,8 +76,8 @@ def freshness_problems(workflow: dict, lychee: dict) -> list:
     if not lychee.get("cache") or int(lychee.get("max_retries", 0)) < 2 or not lychee.get("retry_wait_time"):
         problems.append("lychee.toml: needs cache = true and a retry policy (max_retries >= 2, retry_wait_time)")
     issue_runs = [str(s.get("run", "")) for s in steps(report)]
-    if not any("tests/tools/freshness.py issue" in r for r in issue_runs):
-        problems.append("report job: does not run `tests/tools/freshness.py issue`")
+    if not any(".github/scripts/freshness.py issue" in r for r in issue_runs):
+        problems.append("report job: does not run `.github/scripts/freshness.py issue`")
     env = {k: str(v) for s in steps(report) for k, v in (s.get("env") or {}).items()}
     if env.get("GH_TOKEN") != "${{ github.token }}":
         problems.append("report job: gh must use the job's GITHUB_TOKEN")
