@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -331,3 +333,26 @@ def test_windows_only_requirement_is_not_wanted_on_linux():
 def test_parser_rejects_an_unknown_line():
     with pytest.raises(AssertionError):
         parse_lock("torch==2.4.1 \\\n    --hash=sha256:" + "0" * 64 + "\n-e ./somewhere\n")
+
+
+def test_pick_prints_the_locks_own_setuptools_with_its_hashes():
+    lock = ROOT / ".github" / "locks" / "test-windows-py3.12.txt"
+    result = subprocess.run(
+        [sys.executable, str(ROOT / ".github" / "locks" / "pick.py"), str(lock), "setuptools"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert re.fullmatch(r"setuptools==[\d.]+ \\", lines[0]) and lines[0].split(" ")[0] in lock.read_text(
+        encoding="utf-8"
+    )
+    assert len(lines) >= 2 and all(re.fullmatch(r"    --hash=sha256:[0-9a-f]{64}( \\)?", line) for line in lines[1:])
+    missing = subprocess.run(
+        [sys.executable, str(ROOT / ".github" / "locks" / "pick.py"), str(lock), "not-a-package"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert missing.returncode == 1 and missing.stderr.strip() == "error: not in the lock: not-a-package"
