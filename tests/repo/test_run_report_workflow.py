@@ -1,8 +1,8 @@
 """The run-report workflow (.github/workflows/run-report.yml) and its validator (docs/hooks/data/runs/validate.py).
 
-* The validator, by table: tests/repo/run_reports/hostile.yml holds the third reliability review's hostile
-  and malformed reports (and the earlier tests' bad reports), each made here from a real report, with what
-  the review's validator did and the reason now expected; one test runs the whole table and lists every row
+* The validator, by table: tests/repo/run_reports/hostile.yml holds hostile and malformed reports (and the
+  earlier tests' bad reports), each made here from a real report, with what the old validator did and the
+  reason now expected; one test runs the whole table and lists every row
   that fails. An error inside the validator is one line and exit 3, never a traceback or "invalid".
 * The workflow, end to end, through a local run of its jobs' steps (validate, propose, comment: each `run:`
   script with bash, its `env:` and `if:` filled in from the event and the earlier jobs' results, `gh` a
@@ -97,7 +97,7 @@ def build(case: dict, made: dict[str, dict]) -> str:
 
 
 def table_failures(check) -> tuple[list[str], dict]:
-    """Every row of hostile.yml that ``check`` (validate's signature) gets wrong, and the review's counts."""
+    """Every row of hostile.yml that ``check`` (validate's signature) gets wrong, and the counts by what the old validator did."""
     table = yaml.safe_load(TABLE.read_text(encoding="utf-8"))
     made = bases(table)
     failures, counts = [], {"rows": 0, "accepted-bad now accepted": 0, "crash": 0}
@@ -124,7 +124,7 @@ def table_failures(check) -> tuple[list[str], dict]:
 
 
 def test_the_hostile_reports():
-    """The review's 28 accepted bad reports and 4 crashes were measured red on the old validator."""
+    """The 28 bad reports the old validator accepted and the 4 it crashed on were measured red on it."""
     failures, counts = table_failures(validator.validate)
     assert not failures, f"{len(failures)} of {counts['rows']} rows ({counts}):\n" + "\n".join(failures)
 
@@ -260,7 +260,7 @@ v.hardware_problems = broken
 sys.exit(v.main(sys.argv[2:]))
 ' "$@"
 """
-# A Python that stops as the review's validator did on 40 KB of "[": a traceback, exit 1, no comment.
+# A Python that stops as the old validator did on 40 KB of "[": a traceback, exit 1, no comment.
 STOPPED = """#!/bin/sh
 echo 'Traceback (most recent call last):' >&2
 echo 'RecursionError: maximum recursion depth exceeded while decoding a JSON array' >&2

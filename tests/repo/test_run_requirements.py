@@ -67,7 +67,7 @@ def first_test_using(module: str, fixture: str) -> str:
     raise AssertionError(f"no test of {module} asks for {fixture}")
 
 
-# A test of each data fixture (check_mnist_files' own fixture skipped by itself: review m14), alone: the
+# A test of each data fixture (check_mnist_files' own fixture once skipped by itself, unlike the others), alone: the
 # fixture decides, so one test of each says what all of them do (the whole modules took minutes).
 @pytest.mark.parametrize(
     "module, fixture",

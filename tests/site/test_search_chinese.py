@@ -35,9 +35,9 @@ FAILS = "zh/verification/#when-it-fails"
 # first three, with the one the reader wants first), and where readers asked it.
 QUERIES = {
     # the glossary's promise (docs/glossary.zh.md): searching A卡 or N卡 finds the section on which GPU
-    # takes which route; the review (../shared/reviews/2026-12-chinese.md) found both returned nothing
-    "A卡": ((WHICH_GPU,), "glossary promise; review 2026-12: A卡 returned nothing"),
-    "N卡": ((WHICH_GPU,), "glossary promise; review 2026-12: N卡 returned nothing"),
+    # takes which route; both returned nothing before (2026-12)
+    "A卡": ((WHICH_GPU,), "glossary promise; A卡 returned nothing"),
+    "N卡": ((WHICH_GPU,), "glossary promise; N卡 returned nothing"),
     "6700XT显卡": (WHICH_GPU, "microsoft/DirectML#716 (RX 6700 XT owner: does not see the video card)"),
     "580显卡": (WHICH_GPU, "lshqqytiger/stable-diffusion-webui-amdgpu#469 (Radeon RX 580 2048SP)"),
     "支持AMD显卡": (
@@ -58,7 +58,7 @@ QUERIES = {
         "tuna/issues#2151: 最近在使用清华源安装python包，发现无法正常使用，提示403",
     ),
     "pip install torch 太慢": (MIRROR, "mynw.cn/news/523073.html: 清华镜像加速pip install torch"),
-    "检测不到显卡": (FAILS, "review 2026-12: 没有检测到显卡 ranked the section 31st"),
+    "检测不到显卡": (FAILS, "没有检测到显卡 ranked the section 31st"),
     "识别不到显卡": (FAILS, "RVC-Boss/GPT-SoVITS#1434: 识别不到显卡"),
     "训练很慢": (
         "zh/troubleshooting/#the-gpu-is-barely-faster-than-the-cpu",
@@ -80,8 +80,8 @@ QUERIES = {
         "zh/troubleshooting/#winerror-127",
         "nunchux-ai/ComfyUI-nunchaku#815 (DLL load failed: 找不到指定的程序。)",
     ),
-    "禁止运行脚本": (CREATE, "review 2026-12: 无法加载文件 …Activate.ps1，因为在此系统上禁止运行脚本。"),
-    "'conda' 不是内部或外部命令": (CREATE, "review 2026-12: 'conda' 不是内部或外部命令…"),
+    "禁止运行脚本": (CREATE, "PowerShell: 无法加载文件 …Activate.ps1，因为在此系统上禁止运行脚本。"),
+    "'conda' 不是内部或外部命令": (CREATE, "cmd: 'conda' 不是内部或外部命令…"),
     "gbk codec can't decode": (
         "zh/troubleshooting/#gbk-decode-errors",
         "DeppWang/youdaonote-pull#96: 安装依赖包时的解码问题 ('gbk' codec can't decode)",
@@ -97,26 +97,29 @@ QUERIES = {
     ),
     "MNIST 下载不了": (
         "zh/mnist-training/#when-the-download-hosts-are-unreachable",
-        "review 2026-12, top fix 7 (MNIST hosts unreachable from China)",
+        "MNIST's hosts unreachable from many networks in China",
     ),
     "PyCharm 添加本地解释器": (
         "zh/pycharm/#2-add-the-environments-interpreter",
-        "review 2026-12, top fix 5 (PyCharm in Chinese)",
+        "PyCharm's Chinese interface: 添加本地解释器",
     ),
     # model numbers glued to their letters (docs/javascripts/search/pipeline.js, normalise)
-    "RX580": ((WHICH_GPU,), "review 2026-12-chinese-2 §6: RX580 / 7900XTX / 9070XT listed 0 sections"),
-    "9070XT": ((WHICH_GPU,), "review 2026-12-chinese-2 §6: RX580 / 7900XTX / 9070XT listed 0 sections"),
+    "RX580": ((WHICH_GPU,), "RX580 / 7900XTX / 9070XT, as readers type them, listed 0 sections"),
+    "9070XT": ((WHICH_GPU,), "RX580 / 7900XTX / 9070XT, as readers type them, listed 0 sections"),
     # everyday words (docs/javascripts/search/rules.json: 不够 / 不足, 多卡 / distributed) and a page's own word (乱码)
-    "显存不够": ("zh/troubleshooting/#out-of-gpu-memory", "review 2026-12-chinese-3 minor 17: #out-of-gpu-memory 2nd"),
+    "显存不够": ("zh/troubleshooting/#out-of-gpu-memory", "the everyday word for 不足: #out-of-gpu-memory came 2nd"),
     "多卡训练": (
         ("zh/troubleshooting/#rocm-no-torch-distributed",),
-        "review 2026-12-chinese-3 minor 17: distributed 2nd",
+        "多卡 for distributed: the section came 2nd",
     ),
-    "乱码": ("zh/troubleshooting/#gbk-decode-errors", "review 2026-12-chinese-3 minor 17: no page said 乱码"),
-    "nms 不存在": ("zh/troubleshooting/#torchvision-nms-does-not-exist", "review 2026-12-chinese-3 minor 17: absent"),
+    "乱码": ("zh/troubleshooting/#gbk-decode-errors", "the everyday word for mojibake: no page said 乱码"),
+    "nms 不存在": (
+        "zh/troubleshooting/#torchvision-nms-does-not-exist",
+        "torchvision's error in a reader's words: absent",
+    ),
     # a query naming a GPU of the GPU table lists the table (docs/javascripts/search/pipeline.js, withGpuTable)
-    "780m rocm": (("zh/choose/#every-gpu",), "review 2026-12-chinese-3 minor 16: the GPU table in neither top three"),
-    "7900xtx": (("zh/choose/#every-gpu",), "review 2026-12-chinese-3 minor 16: the GPU table in neither top three"),
+    "780m rocm": (("zh/choose/#every-gpu",), "a model number alone: the GPU table was in neither top three"),
+    "7900xtx": (("zh/choose/#every-gpu",), "a model number alone: the GPU table was in neither top three"),
 }
 
 
