@@ -9,7 +9,8 @@
 //   node tests/js/search_site.js SITE < queries.json > results.json
 //
 // queries.json: [{"edition": "en" | "zh", "query": "..."}, ...]; each result: {sent: the query texts the
-// page sent the worker, in order; sections: the sections a reader sees, in order ("page/#anchor");
+// page sent the worker, in order; sections: the sections a reader sees, in order ("page/#anchor"); listed:
+// every section link of the list, those in a closed fold too, in the page's order;
 // entries: the final answer's entries, [[{location, score}]]}. tests/site/test_search_eval.py runs it on
 // the run's built site.
 "use strict";
@@ -90,10 +91,11 @@ function openPage(site, edition) {
   return { page, fetched, base };
 }
 
-// The section links a reader sees in the list Material renders for an answer (its renderSearchResultItem:
-// a page's sections scoring under its first entry go into the fold), after bridge.js's unfold has taken the
-// first folded ones out until `shown` sections show.
-function visibleSections(items, shown) {
+// The section links in the list Material renders for an answer (its renderSearchResultItem: a page's sections
+// scoring under its first entry go into the fold), after bridge.js's unfold has taken the first folded ones
+// out until `shown` sections show: those a reader sees, in order, and with `folded` the folded ones too, in
+// the order of the page's markup.
+function listedSections(items, shown, folded = false) {
   const seen = [];
   for (const result of items.slice(0, PAGES)) {
     const threshold = result[0].score;
@@ -103,8 +105,10 @@ function visibleSections(items, shown) {
     let index = docs.findIndex((doc) => doc.score < threshold);
     if (index === -1) index = docs.length;
     const best = docs.slice(0, index);
-    const unfolded = docs.slice(index).slice(0, Math.max(0, shown - best.length));
-    for (const doc of [article, ...best, ...unfolded]) if (doc.location.includes("#")) seen.push(doc.location);
+    const more = docs.slice(index);
+    const unfolded = more.splice(0, Math.max(0, shown - best.length));
+    const listed = [article, ...best, ...unfolded, ...(folded ? more : [])];
+    for (const doc of listed) if (doc.location.includes("#")) seen.push(doc.location);
   }
   return seen;
 }
@@ -138,7 +142,8 @@ async function openSearch(site, edition) {
     const items = message.data.items;
     return {
       sent: sent.slice(),
-      sections: visibleSections(items, rules.weights.shown.value),
+      sections: listedSections(items, rules.weights.shown.value),
+      listed: listedSections(items, rules.weights.shown.value, true),
       entries: items.map((entry) => entry.map((doc) => ({ location: doc.location, score: doc.score }))),
     };
   };
@@ -167,7 +172,7 @@ async function main() {
   process.stdout.write(JSON.stringify(results));
 }
 
-module.exports = { openSearch, visibleSections };
+module.exports = { openSearch, listedSections };
 if (require.main === module) {
   main().catch((error) => {
     console.error(`search_site.js: ${error.message}`);

@@ -21,6 +21,9 @@ Worker.prototype.postMessage = function (message) {
 };
 """
 
+# Every result link, folded ones too, as "page/#section".
+ALL_LINKS = r"els => els.map(e => e.href.replace(/^https?:\/\/[^/]+\/|\?h=[^#]*/g, ''))"
+
 # One of each way through the page's search: a model number split, a long pasted message, the GPU table
 # added to an answer, a Chinese run cut into the index's words, and a typed Chinese query run again with its
 # words optional (two queries sent).
@@ -48,11 +51,13 @@ def test_a_page_searches_as_node_does(site, browser, in_node, edition_name, text
     page.add_init_script(RECORD_QUERIES)
     page.goto(base + ("zh/" if edition_name == "zh" else ""))
     found = sections_for(page, text)
+    listed = [h for h in page.locator(".md-search-result__item a").evaluate_all(ALL_LINKS) if "#" in h]
     sent = page.evaluate("window.guideQueries")
     page.close()
     node = in_node[(edition_name, text)]
     assert sent[-len(node["sent"]) :] == node["sent"], f"Chromium sent {sent}, Node {node['sent']}"
-    assert found[:3] == node["sections"][:3], f"Chromium listed {found[:3]}, Node {node['sections'][:3]}"
+    assert found[:3] == node["sections"][:3], f"Chromium showed {found[:3]}, Node {node['sections'][:3]}"
+    assert listed[:5] == node["listed"][:5], f"Chromium listed {listed[:5]}, Node {node['listed'][:5]}"
 
 
 def test_a_chinese_title_typed_whole_comes_first(site, browser):

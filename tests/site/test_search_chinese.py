@@ -1,4 +1,6 @@
-"""The site search in Chinese, in Chromium: what Chinese readers type finds its section.
+"""The site search in Chinese: what Chinese readers type finds its section, searched on the run's built site by
+the page's own search scripts and Material's worker in Node (tests/js/search_site.js, one run for every query
+below; tests/site/test_search_browser.py checks that a page searches as Node does).
 
 Each query below is taken from a question Chinese readers asked (the source is beside it): mixed Latin and
 Han characters (``A卡``, ``6700XT显卡``), colloquial words (``换源``, ``训练很慢``), and the Chinese wording
@@ -13,15 +15,11 @@ import re
 
 import pytest
 
-from browser_support import (
-    first_section,
-    search,
-    skip_module_without_browser,
-)
+from browser_support import node_search, skip_module_without_browser
 from guide.page import Page
 from guide_harness import DOCS, page_source
 
-skip_module_without_browser()
+skip_module_without_browser()  # the last test opens the pages in Chromium
 
 WHICH_GPU = "zh/why-directml/#which-one-for-your-gpu"
 TASK_MANAGER = "zh/troubleshooting/#task-manager-shows-0"
@@ -123,17 +121,12 @@ QUERIES = {
 }
 
 
-def _sections(page, query: str) -> list[str]:
-    return [r for r in search(page, query) if "#" in r]
-
-
 @pytest.fixture(scope="module")
-def chinese_page(site, browser):
-    _, base = site
-    page = browser.new_page()
-    page.goto(base + "zh/")
-    yield page
-    page.close()
+def listed(built_site):
+    """listed(edition, text): every section link of the list shown for ``text``, folded ones too, in order."""
+    queries = [("zh", q) for q in QUERIES] + [(e, m) for e in ("en", "zh") for m in CHINESE_WINDOWS]
+    answers = dict(zip(queries, node_search(built_site.path, queries), strict=True))
+    return lambda edition, text: answers[(edition, text)]["listed"]
 
 
 def test_enough_real_queries_most_expecting_their_section_first():
@@ -144,9 +137,9 @@ def test_enough_real_queries_most_expecting_their_section_first():
 
 
 @pytest.mark.parametrize("query", QUERIES)
-def test_a_chinese_readers_query_finds_its_section(chinese_page, query):
+def test_a_chinese_readers_query_finds_its_section(listed, query):
     expected, source = QUERIES[query]
-    sections = _sections(chinese_page, query)
+    sections = listed("zh", query)
     if isinstance(expected, str):
         assert sections and sections[0] == expected, f"{query!r} ({source}): first sections {sections[:3]}"
     else:
@@ -201,15 +194,12 @@ def test_every_chinese_wording_an_english_page_quotes_is_pasted_below(name):
                 assert message in text, f"{page.name} lacks {message!r}"
 
 
-@pytest.mark.parametrize("edition", ["", "zh/"])
+@pytest.mark.parametrize("edition", ["en", "zh"])
 @pytest.mark.parametrize("message", CHINESE_WINDOWS)
-def test_a_pasted_chinese_windows_message_finds_its_section_first(site, browser, edition, message):
-    _, base = site
-    page = browser.new_page()
-    page.goto(base + edition)
-    got = first_section(search(page, message))
-    page.close()
-    assert got == edition + CHINESE_WINDOWS[message], f"{edition or 'en'}: {message!r} -> first {got}"
+def test_a_pasted_chinese_windows_message_finds_its_section_first(listed, edition, message):
+    got = next(iter(listed(edition, message)), None)
+    prefix = "zh/" if edition == "zh" else ""
+    assert got == prefix + CHINESE_WINDOWS[message], f"{edition}: {message!r} -> first {got}"
 
 
 # ------------------------------------------------------------------ the theme's own strings in Chinese
