@@ -16,6 +16,7 @@ import sysconfig
 import tomllib
 
 import pytest
+import yaml
 
 from workflow_rules import (
     GITHUB_DIR,
@@ -179,6 +180,8 @@ def test_every_action_is_a_checked_release_on_a_runtime_github_still_runs():
                 problems.append(
                     f"{path.name}: {target}: the comment says {comment}, the commit is {VERIFIED_ACTIONS[target][0]}"
                 )
+            elif VERIFIED_ACTIONS[target][1] not in {"node24", "composite", "docker"}:
+                problems.append(f"{path.name}: {target}: runs on {VERIFIED_ACTIONS[target][1]}, which GitHub dropped")
     assert not problems, "\n".join(problems)
 
 
@@ -220,7 +223,8 @@ def test_each_suite_job_requires_only_what_it_installs():
     """REQUIRE_BROWSER=1 where no step installs Chromium fails every browser test; REQUIRE_DIRECTML=1 off the GPU
     PC fails every DirectML test; SHELL_BLOCK_INSTALLS other than `pypi` on hosted Windows leaves the pages'
     install blocks unrun, and anything but `none` on the GPU PC (which keeps what a job leaves) installs there."""
-    problems = []
+    runs_suite = {(f, n) for f, n, job in all_jobs() if any(SUITE.search(str(s.get("run", ""))) for s in steps(job))}
+    problems = [f"{f}: job {n} runs the suite: add it to SUITE_JOBS" for f, n in sorted(runs_suite - set(SUITE_JOBS))]
     for (file, name), runner_os in SUITE_JOBS.items():
         workflow = WORKFLOWS[file]
         job = workflow["jobs"][name]
@@ -283,6 +287,13 @@ def test_only_a_push_or_dispatch_on_mains_own_repository_deploys():
     assert site["deploy"]["if"] == ON_MAIN
     assert conditions["Look up the GitHub Pages URL"] == conditions["Upload the site for GitHub Pages"]
     assert conditions["Upload the site for GitHub Pages"] == f"matrix.group == 'test' && {ON_MAIN}"
+    # The build takes its URLs from the workflow: the Pages URL looked up above, this repository's, its branch.
+    build = next(s for s in steps(site["build"]) if s.get("name") == "Build the site (strict)")
+    assert build["env"] == {
+        "SITE_URL": "${{ steps.pages.outputs.base_url }}",
+        "REPO_URL": "${{ github.server_url }}/${{ github.repository }}",
+        "EDIT_URI": "edit/${{ github.event.repository.default_branch }}/docs/",
+    }
 
 
 def pages_step(job: str, name: str) -> str:
@@ -378,6 +389,9 @@ def test_the_first_run_page_quotes_what_the_first_run_prints():
         assert quote in text, f"{source} no longer prints {quote!r}: update first-run.md"
         shown = quote.removeprefix('print("').rstrip('"')
         assert shown.strip() in page, f"first-run.md does not show {shown!r}"
+    nav = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8").replace("!ENV", ""))["nav"]
+    contributing = next(item["Contributing"] for item in nav if isinstance(item, dict) and "Contributing" in item)
+    assert {"First run": "contributing/first-run.md"} in contributing, "a maintainer finds the page in the menu"
 
 
 def test_the_link_check_fails_only_on_a_gone_link():
