@@ -42,7 +42,9 @@ def pytest_addoption(parser) -> None:
 # marking it. `browser`: it needs the built site (a full `mkdocs build`, a minute or more) or Chromium; every
 # fixture that serves the site or drives the browser depends on one of these two. `ci`: it checks the workflows,
 # .ci/run and the scripts they run (the folders tests/repo and tests/scripts), which a change to a page or a
-# snippet cannot break. The README's quick command leaves both out.
+# snippet cannot break. `train`: it trains on real Fashion-MNIST (it asks for `fashion_mnist_root`, or it is a
+# page's Python block run with the data): each starts Python and torch and runs epochs, seconds to minutes.
+# The README's quick command leaves all three out.
 BROWSER_FIXTURES = {"built_site", "browser"}
 CI_FOLDERS = ("repo", "scripts")
 TESTS = Path(__file__).resolve().parent
@@ -50,8 +52,12 @@ TESTS = Path(__file__).resolve().parent
 
 def tier_marks(item) -> list[str]:
     marks = []
-    if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
+    fixtures = set(getattr(item, "fixturenames", ()))
+    if BROWSER_FIXTURES & fixtures:
         marks.append("browser")
+    block_args = [str(a) for mark in item.iter_markers("args") for a in mark.args]
+    if "fashion_mnist_root" in fixtures or any("{fashion_mnist}" in a for a in block_args):
+        marks.append("train")
     if item.path.is_relative_to(TESTS) and item.path.relative_to(TESTS).parts[0] in CI_FOLDERS:
         marks.append("ci")
     return marks
