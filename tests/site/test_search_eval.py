@@ -139,6 +139,8 @@ def rewrites(results: list[dict]) -> str:
         "# relaxed query when the strict one finds few sections), on the built site's index. Written by\n"
         "# `pytest tests/site/test_search_eval.py --update-rewrites`; tests/site/test_search_eval.py fails when\n"
         "# the search sends something else, so a rule change in docs/javascripts/search/ shows here as a diff.\n"
+        "# The rewrite reads the index's words too (a Chinese run is cut into them, a word the index holds is sent\n"
+        "# whole): a page edit that adds or drops a word can change a line here, and the diff shows which.\n"
     )
     return header + yaml.safe_dump(rows, allow_unicode=True, sort_keys=False, width=1000)
 
