@@ -1,7 +1,7 @@
 """The harness of the bad-input tables (tests/snippets/test_bad_input.py and test_bad_input_process.py):
 a row is one bad input to one reader script, the exit status it must give, the one line on stderr that starts
-with "error:" (and names what went wrong), no traceback, and the earlier work intact (issue 41, review
-2026-12-reliability-3 section 3).
+with "error:" (and names what went wrong), no traceback, and the earlier work intact: a reader who meets a
+traceback reads it as the guide's bug and gives up, and one who loses an hour of training to a typo does too.
 
 Most rows run the script's main() in the test's process (fast: torch is imported once); an exception that leaves
 main() is what a reader would see as a traceback. The rows about the process itself run the script as a

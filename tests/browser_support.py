@@ -8,10 +8,15 @@ instead, one by one, and the rest of the suite still runs (tests/run_requirement
 
 from __future__ import annotations
 
+import json
 import re
+import shutil
+import subprocess
+from pathlib import Path
 
 import pytest
 
+from guide_harness import ROOT
 from run_requirements import required, skip_or_fail
 from site_server import CHROMIUM, chromium_missing, npm_tools, serve
 
@@ -123,6 +128,37 @@ def search(page, query: str) -> list[str]:
     page.evaluate(FRAMES)
     hrefs = page.locator(".md-search-result__item a").evaluate_all("els => els.map(e => e.href)")
     return [re.sub(r"^https?://[^/]+/|\?h=[^#]*", "", href) for href in hrefs]
+
+
+# The result links a reader sees without opening a page's "N more on this page" fold.
+VISIBLE_LINKS = "els => els.filter(e => !e.closest('details:not([open])')).map(e => e.href)"
+
+
+def sections_for(page, query: str) -> list[str]:
+    """The sections shown for ``query``, in order, leaving out those folded under a page's "N more on
+    this page" (a reader does not see them)."""
+    search(page, query)
+    hrefs = page.locator(".md-search-result__item a").evaluate_all(VISIBLE_LINKS)
+    return [h for h in (re.sub(r"^https?://[^/]+/|\?h=[^#]*", "", href) for href in hrefs) if "#" in h]
+
+
+SEARCH_SITE = ROOT / "tests" / "js" / "search_site.js"
+
+
+def node_search(site: Path, queries: list[tuple[str, str]]) -> list[dict]:
+    """Each (edition, text) searched on the built ``site`` as its pages search, in Node with no browser
+    (tests/js/search_site.js): {sent: the queries sent to Material's worker, sections: those a reader sees,
+    entries: the answer's entries}."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("node is not on PATH: the search tests run in Node.js 20 or newer (the README's test command)")
+    stdin = json.dumps([{"edition": e, "query": q} for e, q in queries])
+    result = subprocess.run(
+        [node, str(SEARCH_SITE), str(site)], input=stdin, capture_output=True, text=True, encoding="utf-8", timeout=300
+    )
+    if result.returncode != 0:
+        pytest.fail(f"tests/js/search_site.js failed: {result.stderr.strip()}", pytrace=False)
+    return json.loads(result.stdout)
 
 
 def first_section(results: list[str]) -> str | None:

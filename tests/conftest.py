@@ -26,14 +26,54 @@ def pytest_addoption(parser) -> None:
         help="the run on current torch (README's second command): leaves out the tests marked any_torch, whose "
         "result does not depend on torch's version; the run on the pins has them",
     )
+    parser.addoption(
+        "--held-out",
+        action="store_true",
+        help="tests/site/test_search_eval.py prints the held-out part's totals too (run it on demand, with -s)",
+    )
+    parser.addoption(
+        "--update-rewrites",
+        action="store_true",
+        help="tests/site/test_search_eval.py writes tests/site/search_rewrites.yml anew from this run",
+    )
 
 
+# The tiers by what a test costs, set here from what it asks for, so that a new test gets its tier without anyone
+# marking it. `browser`: it needs the built site (a full `mkdocs build`, a minute or more) or Chromium; every
+# fixture that serves the site or drives the browser depends on one of these two. `ci`: it checks the workflows,
+# .ci/run and the scripts they run (the folders tests/repo and tests/scripts), which a change to a page or a
+# snippet cannot break. `train`: it trains on real Fashion-MNIST (it asks for `fashion_mnist_root`, or it is a
+# page's Python block run with the data): each starts Python and torch and runs epochs, seconds to minutes.
+# The README's quick command leaves all three out.
+BROWSER_FIXTURES = {"built_site", "browser"}
+CI_FOLDERS = ("repo", "scripts")
+TESTS = Path(__file__).resolve().parent
+
+
+def tier_marks(item) -> list[str]:
+    marks = []
+    fixtures = set(getattr(item, "fixturenames", ()))
+    if BROWSER_FIXTURES & fixtures:
+        marks.append("browser")
+    block_args = [str(a) for mark in item.iter_markers("args") for a in mark.args]
+    if "fashion_mnist_root" in fixtures or any("{fashion_mnist}" in a for a in block_args):
+        marks.append("train")
+    if item.path.is_relative_to(TESTS) and item.path.relative_to(TESTS).parts[0] in CI_FOLDERS:
+        marks.append("ci")
+    return marks
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m selects by marker
 def pytest_collection_modifyitems(config, items) -> None:
-    """With --current-torch, the tests marked any_torch are deselected (each says why its result cannot depend on
-    torch's version). Under pytest-xdist, the files that hold a slow test (the whole-site sweeps and the CI self-simulation,
-    minutes each) go to the workers first, and the many short files fill in behind them, so that no worker
-    starts a sweep while the others run out of work. (pyproject.toml's --no-loadscope-reorder keeps this
-    order: xdist would otherwise hand out the files with the most tests first, and these have few.)"""
+    """Each test gets its tier marks (above). With --current-torch, the tests marked any_torch are deselected
+    (each says why its result cannot depend on torch's version). Under pytest-xdist, the files that hold a slow
+    test (the whole-site sweeps, minutes each) go to the workers first, and the many short files fill in
+    behind them, so that no worker starts a sweep while the others run out of work. (pyproject.toml's
+    --no-loadscope-reorder keeps this order: xdist would otherwise hand out the files with the most tests
+    first, and these have few.)"""
+    for item in items:
+        for mark in tier_marks(item):
+            item.add_marker(mark)
     if config.getoption("--current-torch"):
         once = [item for item in items if item.get_closest_marker("any_torch")]
         if once:

@@ -50,7 +50,8 @@ def test_only_chinese_pages_are_changed():
 
 
 def test_a_break_after_full_width_punctuation_goes_whatever_follows():
-    # Chinese review 3, minor 1: "2026-01-28； legacy-rocm-build#5899" and "…。 DirectML：" kept a space.
+    # A line break after full-width punctuation showed as a gap: "2026-01-28； legacy-rocm-build#5899" and
+    # "…。 DirectML：" kept a space that a Chinese reader reads as a typo.
     assert join_lines("<p>2026-01-28；\nlegacy-rocm-build#5899</p>") == "<p>2026-01-28；legacy-rocm-build#5899</p>"
     assert join_lines("<p>起作用。\n<code>DirectML</code>：</p>") == "<p>起作用。<code>DirectML</code>：</p>"
     assert join_lines("<p><strong>原因：</strong>\nAMD 的</p>") == "<p><strong>原因：</strong>AMD 的</p>"
@@ -66,7 +67,8 @@ def test_a_latin_break_next_to_half_width_punctuation_stays():
 
 
 def test_a_space_typed_after_full_width_punctuation_goes():
-    # Chinese review 3, minor 1: 154 literal ones, "<strong>解决：</strong> 按上一节".
+    # Full-width punctuation carries its own spacing: 154 typed spaces after it showed as gaps, as in
+    # "<strong>解决：</strong> 按上一节".
     assert join_lines("<p><strong>解决：</strong> 按上一节</p>") == "<p><strong>解决：</strong>按上一节</p>"
     assert join_lines("<p>显卡（GPU） 以后，  <code>x</code></p>") == "<p>显卡（GPU）以后，<code>x</code></p>"
 

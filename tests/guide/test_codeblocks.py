@@ -58,7 +58,7 @@ def test_pytest_codeblocks_collects_every_python_block_of_both_editions(tmp_path
     assert total >= 60, f"only {total} Python blocks in both editions: is it reading the pages?"
 
 
-PATHS = ("tests", "tests/tools", "snippets", "docs/hooks")  # pyproject.toml's pythonpath, for -p
+PATHS = ("tests", ".github/scripts", "snippets", "docs/hooks")  # pyproject.toml's pythonpath, for -p
 
 
 def run_pages(tmp_path, code: str) -> subprocess.CompletedProcess:

@@ -266,7 +266,7 @@ def test_unknown_placeholder_fails():
 def test_the_chinese_chooser_names_each_family_in_chinese():
     """The zh chooser and GPU list show each family label with Chinese brackets and commas, and no English word
     (a lowercase Latin word: names such as Navi or Ryzen are capitalized): gpu_pages.FAMILY_ZH translates
-    the labels that have one (the Chinese review of 2026-12, minor 32)."""
+    the labels that have one: an English word in a Chinese answer reads as untranslated."""
     import re
 
     for gpu in gpus.load():
@@ -279,8 +279,8 @@ def test_the_chinese_chooser_names_each_family_in_chinese():
 
 
 def test_the_chinese_answers_say_it_in_chinese():
-    """Chinese review 3, minors 5, 6 and 15: the driver's name, the troubleshooting page's name, and where to turn
-    when MNIST's hosts are unreachable, in every Chinese answer; none of it in the English ones."""
+    """The driver's name, the troubleshooting page's name, and where to turn when MNIST's hosts are unreachable
+    (as they are from many networks in China), in Chinese in every Chinese answer; none of it in the English ones."""
     zh, en = gpu_pages.chooser("zh", "javascripts/chooser.js"), gpu_pages.chooser("en", "javascripts/chooser.js")
     for english in ("NVIDIA driver", "Graphics driver", "AMD Software: Adrenalin Edition]", "故障排除："):
         assert english not in zh, english
@@ -295,7 +295,8 @@ def test_the_chinese_answers_say_it_in_chinese():
 
 
 def test_the_chinese_lists_are_punctuated_as_chinese():
-    """Chinese review 3, minor 7: generated Chinese text takes full-width brackets, colons and 、."""
+    """Generated Chinese text takes full-width brackets, colons and 、, as the written pages do: half-width ones
+    among Chinese characters read as a machine's output."""
     table, rocm = gpu_pages.table("zh"), gpu_pages.backend_gpus("zh", "rocm")
     assert "（也写作：" in table and " (也写作: " not in table
     assert "在厂商列表中](" in rocm and "在厂商列表中]: " not in rocm and "`, `" not in rocm

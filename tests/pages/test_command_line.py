@@ -22,7 +22,7 @@ from guide_harness import (
     run_python,
 )
 
-SCRIPT_FOLDERS = (SNIPPETS, TESTS / "tools", TESTS / "browser", DOCS / "hooks", ROOT / ".github")
+SCRIPT_FOLDERS = (SNIPPETS, TESTS / "browser", DOCS / "hooks", ROOT / ".github")
 VALIDATORS = {"positive_int", "non_negative_int", "positive_float", "add_data_options"}
 DATA_OPTIONS = {"--dataset", "--data-dir", "--download"}
 

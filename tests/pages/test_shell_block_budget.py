@@ -1,6 +1,6 @@
 """The Windows shell blocks' budget: which install blocks run where, each environment built once and removed
 after its last block, and the disk figures windows.yml says it was planned on, computed here from the
-measured Windows wheels (tests/windows_environments.json, made by tests/tools/measure_environments.py)."""
+measured Windows wheels (tests/windows_environments.json, made by .github/scripts/measure_environments.py)."""
 
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ def test_the_hosted_windows_job_builds_each_environment_once():
     assert set(keys) == {"torch-directml", "torch==2.14.1 torchvision==0.29.1"}, keys
     assert keys["torch-directml"] >= 6  # setup.md 2 blocks x 3 runs and troubleshooting's: built once
     assert set(keys) <= set(SIZES), (
-        "an environment the job builds has no measured size: run tests/tools/measure_environments.py"
+        "an environment the job builds has no measured size: run .github/scripts/measure_environments.py"
     )
 
 

@@ -2,10 +2,11 @@
 collects there (a module skipped on Windows drops out of a Windows leg), the nested suites they start over the
 project's own test files, and the pages' shell blocks that run, outer and nested, with their installs.
 
-The rules (review B1 and M1, 2026-12): on a Windows leg the shell blocks run once, in the leg itself, never
-again inside a nested suite (each repeats 70 runs, 17 of them pip installs, under a 600 s limit); on the GPU PC
-no shell block that installs runs at all (it keeps what a job leaves; only the hash-locked step installs);
-and the environments they build fit the hosted image's disk (tests/windows_environments.json).
+Each rule is a first Windows run that would fail: on a Windows leg the shell blocks run once, in the leg
+itself, never again inside a nested suite (each repeats 70 runs, 17 of them pip installs, past the job's time
+limit); on the GPU PC no shell block that installs runs at all (it keeps what a job leaves, so only the
+hash-locked step installs); and the environments they build fit the hosted image's free disk
+(tests/windows_environments.json).
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from pathlib import Path
 import pytest
 
 from guide_harness import ROOT, all_shell_blocks
-from run_workflow import job_environment, legs, load
 from shell_environments import (
     INSTALLS_VARIABLE,
     environment_key,
@@ -27,6 +27,7 @@ from shell_environments import (
     runs_of,
     skip_reason,
 )
+from workflow_rules import leg_env, legs, load
 
 SHELL_BLOCKS_MODULE = "tests/pages/test_site_shell_blocks.py"
 # (workflow, job, the pytest selection of its test step, the OS of its runner); [] is the whole suite.
@@ -121,7 +122,7 @@ def leg_cases():
         body = load(workflow)["jobs"][job]
         for leg in legs(body):
             tests = selection if selection is not None else leg.get("tests", "").split()
-            env = job_environment(load(workflow), body, leg, runner_os, "temp")
+            env = leg_env(load(workflow), body, leg)
             hosted = "self-hosted" not in str(body.get("runs-on"))
             name = f"{workflow}:{job}:{leg.get('group') or leg.get('shell') or ''}"
             yield pytest.param(tests, runner_os, installs_setting(env), hosted, id=name)
@@ -160,26 +161,3 @@ def test_each_leg_fits_its_budget(tests, runner_os, setting, hosted):
         assert plan["shell runs"], "the Windows legs run the pages' shell blocks"
     else:
         assert plan["shell runs"] == plan["nested shell runs"] == []  # Linux: shell blocks skip
-
-
-def test_the_budget_rule_sees_a_nested_suite_that_reruns_the_shell_blocks(tmp_path):
-    """Today's B1: a module not skipped on Windows whose nested run selects the shell-block module."""
-    plan = what_runs([SHELL_BLOCKS_MODULE], "Windows", "pypi", BLOCKS)
-    plan["nested shell runs"] = list(plan["shell runs"])
-    plan["nested"] = [("tests/repo/test_x.py", [SHELL_BLOCKS_MODULE])]
-    problems = budget_problems(plan, "Windows", hosted=False)
-    assert len(problems) == 2 and "again inside nested suites" in problems[0] and "without hashes" in problems[1]
-
-
-def test_the_gpu_pc_installs_nothing_even_if_the_variable_says_so():
-    """M1's guard: REQUIRE_DIRECTML=1 (the GPU PC) makes the setting `none`, whatever it says."""
-    assert installs_setting({INSTALLS_VARIABLE: "pypi", "REQUIRE_DIRECTML": "1"}) == "none"
-    assert installs_setting({INSTALLS_VARIABLE: "all", "REQUIRE_DIRECTML": "1"}) == "none"
-    assert installs_setting({INSTALLS_VARIABLE: "all"}) == "all"
-    assert installs(what_runs([SHELL_BLOCKS_MODULE], "Windows", "none", BLOCKS)["shell runs"]) == []
-
-
-def test_skipped_on_windows_reads_the_module_mark():
-    assert skipped_on_windows('pytestmark = pytest.mark.skipif(os.name == "nt", reason="bash")\n')
-    assert not skipped_on_windows('pytestmark = pytest.mark.skipif(os.name == "nt")\n')  # no reason
-    assert not skipped_on_windows("import os\n")

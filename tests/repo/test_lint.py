@@ -1,5 +1,6 @@
 """ruff, pinned in pyproject.toml, lints and formats the project: what readers copy (snippets/) at 76
-columns, the project's own code (tests/, docs/hooks/, .github/) at 120 (their folders' ruff.toml).
+columns, the project's own code (tests/, docs/hooks/, .github/) at 120 (their folders' ruff.toml). Node's own
+parser checks the JavaScript the site serves and the Node tests.
 
 Its line length (pyproject.toml's [tool.ruff]) is what a code block shows without scrolling at the
 site's desktop width, so a snippet line that would scroll fails here.
@@ -8,6 +9,7 @@ site's desktop width, so a snippet line that would scroll fails here.
 from __future__ import annotations
 
 import io
+import shutil
 import subprocess
 import sys
 import tokenize
@@ -41,6 +43,20 @@ def test_ruff_check():
 def test_ruff_format():
     result = ruff("format", "--check", ".")
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+JAVASCRIPT = sorted([*(ROOT / "docs").rglob("*.js"), *(ROOT / "tests" / "js").rglob("*.js")])
+
+
+@pytest.mark.parametrize("path", JAVASCRIPT, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_the_javascript_parses(path):
+    """A syntax error in a page's script stops that script in every reader's browser, and only a browser test
+    of that page would say so: `node --check` parses each file without running it."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("node is not on PATH: the README's test command needs Node.js 20 or newer")
+    result = subprocess.run([node, "--check", str(path)], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
 
 
 # A string literal split across lines into a short fragment ("finished " "epoch: "): readers copy

@@ -1,5 +1,5 @@
 """The generated fuzz of the run-report validator: reports. The cases and how each is judged are in
-tests/tools/run_report_cases.py (its docstring says what each class holds); the issue bodies are in
+tests/run_report_cases.py (its docstring says what each class holds); the issue bodies are in
 test_run_report_fuzz_bodies.py.
 
 * every report that report.py's own functions make on generated PCs is accepted;

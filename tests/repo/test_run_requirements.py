@@ -15,7 +15,7 @@ from guide_harness import ROOT
 
 SWITCHES = ("CI", "GITHUB_ACTIONS", "REQUIRE_BROWSER", "REQUIRE_DATA", "REQUIRE_DIRECTML")
 # The module run beside the browser tests: all its tests pass wherever they run.
-BESIDE = ROOT / "tests" / "repo" / "test_ci_packages.py"
+BESIDE = ROOT / "tests" / "scripts" / "test_ci_packages.py"
 BESIDE_TESTS = len(re.findall(r"^def test_", BESIDE.read_text(encoding="utf-8"), re.M))
 
 
@@ -34,7 +34,7 @@ def pytest_run(tmp_path, args, **env):
 
 @pytest.mark.parametrize("env", [{}, {"CI": "true", "GITHUB_ACTIONS": "true"}], ids=["local", "CI=true"])
 def test_no_browser_is_a_skip_unless_required(tmp_path, env):
-    tests = ["tests/site/test_site_browser.py", "tests/repo/test_ci_packages.py"]
+    tests = ["tests/site/test_site_browser.py", "tests/scripts/test_ci_packages.py"]
     result = pytest_run(tmp_path, tests, CHROMIUM=str(tmp_path / "none"), **env)
     out = result.stdout + result.stderr
     assert result.returncode == 0, out
@@ -45,7 +45,7 @@ def test_no_browser_is_a_skip_unless_required(tmp_path, env):
 def test_required_browser_fails_each_test_and_collection_goes_on(tmp_path):
     result = pytest_run(
         tmp_path,
-        ["tests/site/test_site_browser.py", "tests/repo/test_ci_packages.py"],
+        ["tests/site/test_site_browser.py", "tests/scripts/test_ci_packages.py"],
         CHROMIUM=str(tmp_path / "none"),
         CI="true",
         REQUIRE_BROWSER="1",
@@ -67,7 +67,7 @@ def first_test_using(module: str, fixture: str) -> str:
     raise AssertionError(f"no test of {module} asks for {fixture}")
 
 
-# A test of each data fixture (check_mnist_files' own fixture skipped by itself: review m14), alone: the
+# A test of each data fixture (check_mnist_files' own fixture once skipped by itself, unlike the others), alone: the
 # fixture decides, so one test of each says what all of them do (the whole modules took minutes).
 @pytest.mark.parametrize(
     "module, fixture",

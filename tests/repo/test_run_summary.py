@@ -4,10 +4,13 @@ builds more than site_server.MAX_BUILDS times, and it counts the page blocks by 
 from __future__ import annotations
 
 import ast
+import importlib.util
 import os
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
+from types import SimpleNamespace
 
 from guide_harness import ROOT
 
@@ -25,7 +28,7 @@ def test_build_{n}(tmp_path):
 def nested_run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
     """pytest in tmp_path with the run summary plugin (tests/ and docs/hooks/ importable, as pyproject.toml
     sets them, and tmp_path: a plugin written there loads with -p), then what this run's PYTHONPATH holds."""
-    paths = [str(ROOT / p) for p in ("tests", "tests/tools", "docs/hooks")] + [str(tmp_path)]
+    paths = [str(ROOT / p) for p in ("tests", ".github/scripts", "docs/hooks")] + [str(tmp_path)]
     paths += [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(paths))
     return subprocess.run(
@@ -74,18 +77,30 @@ def test_only_site_server_builds_this_checkouts_site():
     assert not found, f"full builds outside tests/site_server.py (use the built_site fixture): {found}"
 
 
-def test_the_slow_tier_is_the_whole_site_sweeps():
-    """`pytest -m "not slow"` (the README's quick run) leaves out exactly these, and CI runs them. Read from
-    the files' decorators (a nested collection of the suite cost a minute a run)."""
-    slow = set()
-    for path in (ROOT / "tests").rglob("test_*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.FunctionDef) and any(
-                ast.unparse(d).endswith("mark.slow") for d in node.decorator_list
-            ):
-                slow.add(f"{path.relative_to(ROOT).as_posix()}::{node.name}")
-    assert slow == {
-        "tests/site/test_site_links.py::test_every_heading_link_lands_on_its_heading",
-        "tests/site/test_site_browser.py::test_axe_finds_no_violations",
-    }
-    assert '-m pytest -m "not slow"' in (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_quick_tier_leaves_out_the_site_build_chromium_training_and_the_ci_checks():
+    """The README's quick command selects by the marks tests/conftest.py sets from what a test asks for: a test
+    that needs the built site or Chromium (directly or through a fixture that does) is `browser`, one in
+    tests/repo or tests/scripts is `ci`, one that trains on real Fashion-MNIST is `train`, and any other is
+    quick, whatever folder it sits in."""
+    spec = importlib.util.spec_from_file_location("tiers_under_test", ROOT / "tests" / "conftest.py")
+    conftest = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(conftest)
+    tests = ROOT / "tests"
+
+    def marks(folder: str, *fixtures: str, args: tuple = ()) -> list[str]:
+        item = SimpleNamespace(path=tests / folder / "test_x.py", fixturenames=list(fixtures))
+        item.iter_markers = lambda name: [SimpleNamespace(args=args)] if name == "args" and args else []
+        return conftest.tier_marks(item)
+
+    assert marks("guide", "built_site", "tmp_path") == ["browser"]  # a machinery check on the built pages
+    assert marks("site", "site", "browser", "built_site") == ["browser"]  # `site` depends on built_site
+    assert marks("site") == []  # a test of tests/site that needs neither
+    assert marks("repo", "tmp_path") == ["ci"] and marks("scripts") == ["ci"]
+    assert marks("snippets", "fashion_mnist_root", "tmp_path") == ["train"]  # epochs on real data
+    assert marks("snippets", "tmp_path") == []
+    assert marks("pages", args=("--data-dir", "{fashion_mnist}")) == ["train"]  # a page block run with the data
+    assert marks("pages", args=("--epochs", "1")) == []
+    markers = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]["ini_options"]
+    assert {m.split(":")[0] for m in markers["markers"]} >= {"browser", "ci", "train"}
+    quick = '-m pytest -n auto -m "not browser and not ci and not train"'
+    assert quick in (ROOT / "README.md").read_text(encoding="utf-8")

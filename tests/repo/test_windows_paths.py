@@ -90,7 +90,7 @@ def test_the_shell_blocks_environments_fit_in_max_path_on_any_account():
 
 def test_the_old_layout_would_not_fit():
     # Each block's own tmp_path/project (before the shared folders): 275 characters for a 20-character
-    # account, and 260 already for gha-directml's 11th run (the review's figure).
+    # account, and 260 already for gha-directml's 11th run: over MAX_PATH, so the old layout failed there.
     base = user_temp("gha-directml", 10)
     old = f"{base}\\{tmp_name('test_site_shell_block_runs[setup.md:374:pwsh]')}46\\project{SITE_PACKAGES}"
     assert len(old + LONGEST["torch==2.14.1 torchvision==0.29.1"]) == 260

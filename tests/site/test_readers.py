@@ -1,4 +1,6 @@
-"""The five readers of the review (../shared/reviews/2026-12-five-readers.md), and others, through the chooser.
+"""Readers with the GPUs, Windows and Pythons this guide is for (an RX 7900 XTX on Python 3.13, an Arc, a Core
+Ultra, an RX 580 on Windows 10, a 780M laptop, an RX 6700 XT in China, a GTX 1080, a UHD 620), through the
+chooser.
 
 Each reader opens the chooser with their GPU's name, Windows and Python, at 1280 and 390 px, in both editions.
 Each time: the first command to run is within one screen of the answer's top; every command shown is the one
@@ -31,7 +33,7 @@ skip_module_without_browser()
 
 AMD_DRIVER = "https://www.amd.com/en/support/download/drivers.html"
 INTEL_DRIVER = "https://www.intel.com/content/www/us/en/download/785597/intel-arc-iris-xe-graphics-windows.html"
-# Intel's driver for 7th-10th gen graphics: its Arc & Iris Xe package does not cover them (review R4-1)
+# Intel's driver for 7th-10th gen graphics: its Arc & Iris Xe package does not cover them: a reader sent to it finds no driver for their GPU
 INTEL_7TH_10TH = (
     "https://www.intel.com/content/www/us/en/download/776137/intel-7th-10th-gen-processor-graphics-windows.html"
 )

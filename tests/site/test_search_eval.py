@@ -1,30 +1,35 @@
 """The site search judged on messages as readers pasted them, from public threads (tests/site/search_eval.yml).
 
-Every message is searched in the browser as a reader searches it (pasted whole into the box of a page of
-its edition). The set has two parts (search_eval.yml's `split`): the tuning part, whose misses are listed
-so that a change can be understood, and the frozen held-out part, of which only the totals are printed.
-For each edition and part the test prints how many find their section first and within the first three
-sections shown (counting only the sections a reader sees without opening a fold). The floors hold the
-held-out part; no message that has a section may list none at all. Messages under `pending:` wait for a
-section not yet written; they are run and reported, not counted. The history of the tuning before the
-split: tests/site/search_history.md.
+Every message is searched as a reader searches it, pasted whole into the box of a page of its edition, by the
+page's own search scripts and Material's search worker, both from the run's built site, run in Node with no
+browser (tests/js/search_site.js): seconds for all of them, where Chromium took minutes.
+tests/site/test_search_browser.py checks in Chromium that a page's search answers as Node's does.
+
+The set has two parts (search_eval.yml's `split`): the tuning part, whose totals and misses are printed so that
+a change can be understood, and the frozen held-out part, which the floors hold; its totals are printed only on
+demand (``pytest -s tests/site/test_search_eval.py --held-out``), so that its figures do not steer each change.
+First means the reader's section is the first listed; within three, among the first three (counting only the
+sections a reader sees without opening a fold). No message that has a section may list none at all. Messages
+under `pending:` wait for a section not yet written; they are run and reported, not counted.
+
+What the page sends the worker for each message is kept in search_rewrites.yml: a rule change in
+docs/javascripts/search/ shows there as a diff. A run whose rewrites differ fails and names the messages;
+``--update-rewrites`` writes the file anew. The tuning before the split: tests/site/search_history.md.
 """
 
 from __future__ import annotations
 
 import math
 import random
-import re
 from pathlib import Path
 
 import pytest
 import yaml
 
-from browser_support import search, skip_module_without_browser
-
-skip_module_without_browser()
+from browser_support import node_search
 
 EVAL = Path(__file__).with_name("search_eval.yml")
+REWRITES = Path(__file__).with_name("search_rewrites.yml")
 # Floors on the held-out part, per cent (first, within three): one message under its totals. Set on 2026-12-04
 # (en 37/41, 39/41; zh 18/20, 19/20, then zh first 16/20 after issue 40's content merge), and set again the same
 # day once 26 messages from outside (14 English, 12 Chinese), never tuned on, joined the part: en 48/55, 52/55;
@@ -75,33 +80,16 @@ def check_split(data: dict) -> list[str]:
     return wrong
 
 
-# The result links a reader sees without opening a page's "N more on this page" fold.
-VISIBLE_LINKS = "els => els.filter(e => !e.closest('details:not([open])')).map(e => e.href)"
-
-
-def sections_for(page, query: str) -> list[str]:
-    """The sections shown for ``query``, in order, leaving out those folded under a page's "N more on
-    this page" (a reader does not see them)."""
-    search(page, query)
-    hrefs = page.locator(".md-search-result__item a").evaluate_all(VISIBLE_LINKS)
-    return [h for h in (re.sub(r"^https?://[^/]+/|\?h=[^#]*", "", href) for href in hrefs) if "#" in h]
-
-
-def evaluate(browser, base: str, entries: list[dict]) -> list[dict]:
-    """Each entry with the sections found for it (``found``) and its rank (1-based, or None)."""
-    pages = {}
+def evaluate(site: Path, entries: list[dict]) -> list[dict]:
+    """Each entry with what the page sent (``sent``), the sections found (``found``, the first three) and the
+    expected section's rank (1-based, or None)."""
+    answers = node_search(site, [(edition(e), e["query"]) for e in entries])
     results = []
-    for entry in entries:
-        edition = "zh/" if entry.get("edition") == "zh" else ""
-        if edition not in pages:
-            pages[edition] = browser.new_page()
-            pages[edition].goto(base + edition)
-        found = sections_for(pages[edition], entry["query"])
+    for entry, answer in zip(entries, answers, strict=True):
+        found = answer["sections"]
         expected = entry["expected"]
         rank = found.index(expected) + 1 if expected in found else None
-        results.append({**entry, "found": found[:3], "rank": rank, "sections": len(found)})
-    for page in pages.values():
-        page.close()
+        results.append({**entry, "sent": answer["sent"], "found": found[:3], "rank": rank, "sections": len(found)})
     return results
 
 
@@ -119,16 +107,17 @@ def part(results: list[dict], name: str, split: str) -> list[dict]:
     return [r for r in results if edition(r) == name and r.get("split", "held-out") == split]
 
 
-def report(results: list[dict], title: str, drawn: int | None = None) -> None:
-    """Prints first / within three per edition and part, and the tuning part's misses; of the held-out part,
-    only its totals (reading its misses would tune the search to it), and apart the totals of its messages
-    after the first `drawn` (added after the draw), which the search was never tuned on."""
+def report(results: list[dict], title: str, drawn: int | None = None, held_out: bool = False) -> None:
+    """Prints first / within three per edition of the tuning part, and its misses. With ``held_out`` also the
+    held-out part's totals, and apart the totals of its messages after the first `drawn` (added after the draw),
+    which the search was never tuned on; never the held-out part's misses (reading them would tune the search to
+    it)."""
     for name in EDITIONS:
-        for split in PARTS:
+        for split in PARTS if held_out else PARTS[:1]:
             judged, first, top3 = totals(part(results, name, split))
             if judged:
                 print(f"\n{title}, {name} {split}: first {first}/{judged}, within three {top3}/{judged}")
-        judged, first, top3 = totals(part(results[drawn:], name, "held-out") if drawn else [])
+        judged, first, top3 = totals(part(results[drawn:], name, "held-out") if drawn and held_out else [])
         if judged:
             print(
                 f"{title}, {name} held-out, added after the draw: first {first}/{judged}, within three {top3}/{judged}"
@@ -140,6 +129,20 @@ def report(results: list[dict], title: str, drawn: int | None = None) -> None:
         if r["expected"] and r["rank"] != 1 and r.get("split") == "tuning"
     ]
     print(f"\n{title}, the tuning part's misses:\n" + ("\n".join(misses) or "  none"))
+
+
+def rewrites(results: list[dict]) -> str:
+    """search_rewrites.yml's text: each message's edition, text and the queries the page sent for it."""
+    rows = [{"edition": edition(r), "query": r["query"], "sent": r["sent"]} for r in results]
+    header = (
+        "# What the site search sends Material's worker for each message of search_eval.yml (its rewrite, and the\n"
+        "# relaxed query when the strict one finds few sections), on the built site's index. Written by\n"
+        "# `pytest tests/site/test_search_eval.py --update-rewrites`; tests/site/test_search_eval.py fails when\n"
+        "# the search sends something else, so a rule change in docs/javascripts/search/ shows here as a diff.\n"
+        "# The rewrite reads the index's words too (a Chinese run is cut into them, a word the index holds is sent\n"
+        "# whole): a page edit that adds or drops a word can change a line here, and the diff shows which.\n"
+    )
+    return header + yaml.safe_dump(rows, allow_unicode=True, sort_keys=False, width=1000)
 
 
 @pytest.fixture(scope="module")
@@ -166,13 +169,12 @@ def test_a_moved_message_is_seen():
 
 
 @pytest.fixture(scope="module")
-def evaluated(site, browser, sample):
+def evaluated(request, built_site, sample):
     """Every message searched once; the tests below read the same results."""
-    _, base = site
-    results = evaluate(browser, base, sample["messages"])
-    report(results, "search evaluation", sample["split"]["drawn"])
+    results = evaluate(built_site.path, sample["messages"])
+    report(results, "search evaluation", sample["split"]["drawn"], request.config.getoption("--held-out"))
     if sample["pending"]:
-        report(evaluate(browser, base, sample["pending"]), "pending (not counted)")
+        report(evaluate(built_site.path, sample["pending"]), "pending (not counted)")
     return results
 
 
@@ -195,26 +197,34 @@ def test_no_message_that_has_a_section_finds_nothing(evaluated):
     assert not empty, f"{len(empty)} queries list no section at all ({held} held-out):\n" + "\n".join(shown)
 
 
-def test_a_chinese_title_typed_whole_comes_first(site, browser):
-    """显存不足 typed on a Chinese page lists the section titled exactly that first, not 显存占用只增不减
-    (Material's segmenter never cut the run's last word; docs/javascripts/search/pipeline.js)."""
-    _, base = site
-    page = browser.new_page()
-    page.goto(base + "zh/")
-    found = sections_for(page, "显存不足")
-    page.close()
-    assert found[:1] == ["zh/troubleshooting/#out-of-gpu-memory"], found[:3]
+def test_each_message_is_sent_as_recorded(request, evaluated):
+    """What the page sends for each message is search_rewrites.yml's: a rule change is seen as a diff of that
+    file, message by message, not only as a total that moves by one."""
+    now = rewrites(evaluated)
+    if request.config.getoption("--update-rewrites"):
+        REWRITES.write_text(now, encoding="utf-8", newline="\n")
+    recorded = yaml.safe_load(REWRITES.read_text(encoding="utf-8")) if REWRITES.is_file() else []
+    was = {(r["edition"], r["query"]): r["sent"] for r in recorded}
+    changed = [
+        f"  {edition(r)} {r['query'][:70]!r}:\n    was {was.get((edition(r), r['query']))}\n    now {r['sent']}"
+        for r in evaluated
+        if was.get((edition(r), r["query"])) != r["sent"]
+    ]
+    gone = len(set(was) - {(edition(r), r["query"]) for r in evaluated})
+    assert not changed and not gone, (
+        f"{len(changed)} messages are sent otherwise than tests/site/search_rewrites.yml records, {gone} recorded "
+        "ones are no longer in the set; if the change is meant, rerun with --update-rewrites and commit the "
+        "file's diff:\n" + "\n".join(changed[:20])
+    )
 
 
-# What the page hands Material's worker for a query (the last QUERY message), recorded before the page's scripts run.
-RECORD_QUERIES = """
-window.guideQueries = [];
-const guidePost = Worker.prototype.postMessage;
-Worker.prototype.postMessage = function (message) {
-  if (message && message.type === 2) window.guideQueries.push(message.data);
-  return guidePost.apply(this, arguments);
-};
-"""
+@pytest.fixture(scope="module")
+def searched(built_site):
+    """search(edition, text) -> {sent, sections, entries} for the checks below, all searched in one Node run."""
+    queries = [(e, text) for e, text, _, _ in QUERY_SHAPES] + [(e, text) for e, text, _ in SECTIONS] + ENTRIES
+    answers = dict(zip(queries, node_search(built_site.path, queries), strict=True))
+    return lambda name, text: answers[(name, text)]
+
 
 # (edition, what the reader typed or pasted, words the query sent to the worker must hold, words it must not)
 QUERY_SHAPES = [
@@ -272,82 +282,52 @@ QUERY_SHAPES = [
 
 
 @pytest.mark.parametrize("edition_name,text,holds,lacks", QUERY_SHAPES)
-def test_the_query_is_read_by_mechanism(site, browser, edition_name, text, holds, lacks):
-    _, base = site
-    page = browser.new_page()
-    page.add_init_script(RECORD_QUERIES)
-    page.goto(base + ("zh/" if edition_name == "zh" else ""))
-    sections_for(page, text)
-    sent = page.evaluate("window.guideQueries")[-1] + " "
-    page.close()
+def test_the_query_is_read_by_mechanism(searched, edition_name, text, holds, lacks):
+    sent = searched(edition_name, text)["sent"][-1] + " "
     missing = [w for w in holds if w not in sent]
     present = [w for w in lacks if w in sent]
     assert not missing and not present, f"{text!r} was sent as {sent!r}: lacks {missing}, holds {present}"
 
 
-def test_a_pasted_word_is_searched_once(site, browser):
+ONCE = "import torch_native ModuleNotFoundError: No module named 'torch_native'"
+
+
+def test_a_pasted_word_is_searched_once(searched):
     """A word the message repeats, or that a class name's parts repeat (ModuleNotFoundError: "module"), goes to
     the worker once: lunr adds a clause's weight each time it comes, so the message's commonest words outweighed
     its rare ones."""
-    _, base = site
-    page = browser.new_page()
-    page.add_init_script(RECORD_QUERIES)
-    page.goto(base)
-    sections_for(page, "import torch_native ModuleNotFoundError: No module named 'torch_native'")
-    sent = page.evaluate("window.guideQueries")[-1].lower().split()
-    page.close()
+    sent = searched("en", ONCE)["sent"][-1].lower().split()
     assert sent.count("module^1") == 1 and sent.count("torch_native^1") == 1, sent
 
 
-def test_a_model_number_glued_to_its_letters_finds_the_gpu_table(site, browser):
-    """ "RX580" typed on an English page lists the section on which GPU takes which route (the Chinese edition:
-    tests/site/test_search_chinese.py); unsplit, lunr searched "rx580*", a word no page holds."""
-    _, base = site
-    page = browser.new_page()
-    page.goto(base)
-    found = sections_for(page, "RX580")
-    page.close()
-    assert "why-directml/#which-one-for-your-gpu" in found[:3], found[:3]
+# (edition, text, a section the first three sections shown must hold)
+SECTIONS = [
+    # "RX580" typed on an English page lists the section on which GPU takes which route (the Chinese edition:
+    # tests/site/test_search_chinese.py); unsplit, lunr searched "rx580*", a word no page holds.
+    ("en", "RX580", "why-directml/#which-one-for-your-gpu"),
+    # A model number the GPU table knows (docs/hooks/data/gpus.yml, gpus.json beside the search's scripts) lists
+    # the chooser's GPU table within the first three; the table is out of the index, so lunr alone never lists it
+    # (docs/javascripts/search/pipeline.js, withGpuTable).
+    ("en", "7900xtx", "choose/#every-gpu"),
+    ("en", "RX 580 not detected", "choose/#every-gpu"),
+    ("en", "780M", "choose/#every-gpu"),
+]
 
 
-@pytest.mark.parametrize("query", ["7900xtx", "RX 580 not detected", "780M"])
-def test_a_query_naming_a_gpu_lists_the_gpu_table(site, browser, query):
-    """A model number the GPU table knows (docs/hooks/data/gpus.yml, gpus.json beside the search's scripts) lists
-    the chooser's GPU table within the first three; the table is out of the index, so lunr alone never lists it
-    (docs/javascripts/search/pipeline.js, withGpuTable)."""
-    _, base = site
-    page = browser.new_page()
-    page.goto(base)
-    found = sections_for(page, query)
-    page.close()
-    assert "choose/#every-gpu" in found[:3], found[:3]
+@pytest.mark.parametrize("edition_name,text,section", SECTIONS)
+def test_a_query_lists_its_section_in_the_first_three(searched, edition_name, text, section):
+    found = searched(edition_name, text)["sections"][:3]
+    assert section in found, found
 
 
-# What the page hands Material's result list (the last result message), recorded as the page builds it.
-RECORD_RESULTS = """
-const GuideEvent = window.MessageEvent;
-window.MessageEvent = class extends GuideEvent {
-  constructor(type, init) { super(type, init); window.guideResult = init && init.data && init.data.data; }
-};
-"""
+ENTRIES = [("en", ONCE), ("en", "pycharm cannot import torch"), ("zh", "程序被阻止")]
 
 
-def _result_entries(site, browser, edition_name: str, text: str) -> list[list[dict]]:
-    _, base = site
-    page = browser.new_page()
-    page.add_init_script(RECORD_RESULTS)
-    page.goto(base + ("zh/" if edition_name == "zh" else ""))
-    sections_for(page, text)
-    entries = page.evaluate("window.guideResult.items.map(g => g.map(d => ({location: d.location, score: d.score})))")
-    page.close()
-    return entries
-
-
-def test_sections_are_listed_in_the_order_of_their_scores(site, browser):
+def test_sections_are_listed_in_the_order_of_their_scores(searched):
     """Each page once, with its top three sections, listed a page's weaker sections above the next page's better
     one (docs/javascripts/search/pipeline.js, inScoreOrder): the sections go in one order of scores, each run of
     one page's sections an entry of its own, headed by the page's entry."""
-    entries = _result_entries(site, browser, "en", "pycharm cannot import torch")
+    entries = searched("en", "pycharm cannot import torch")["entries"]
     sections = [doc for entry in entries for doc in entry if "#" in doc["location"]]
     scores = [doc["score"] for doc in sections]
     assert len(sections) > 3 and scores == sorted(scores, reverse=True), [
@@ -356,11 +336,11 @@ def test_sections_are_listed_in_the_order_of_their_scores(site, browser):
     assert all("#" not in entry[0]["location"] for entry in entries), "every entry is headed by its page's entry"
 
 
-def test_a_typed_chinese_word_inside_a_longer_word_counts_as_held(site, browser):
+def test_a_typed_chinese_word_inside_a_longer_word_counts_as_held(searched):
     """ "程序被阻止" requires 程序 and 阻止; the index holds the Smart App Control title's 应用程序 as one word, so lunr's
     required query found only the set-up section that writes 程序 alone. Run again with its words optional, the
     sections that hold every word as text, inside a longer word too, come first in the order of their scores
     (docs/javascripts/search/pipeline.js, holdersFirst)."""
-    entries = _result_entries(site, browser, "zh", "程序被阻止")
+    entries = searched("zh", "程序被阻止")["entries"]
     sections = [doc["location"] for entry in entries for doc in entry if "#" in doc["location"]]
     assert sections[:1] == ["zh/troubleshooting/#winerror-4551-smart-app-control"], sections[:3]

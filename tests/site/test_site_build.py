@@ -139,7 +139,7 @@ def test_chinese_pages_have_no_line_break_inside_a_sentence(built_site):
 
 
 # Full-width punctuation carries its own spacing: whitespace after a closing or pausing mark shows as a gap
-# ("解决： 按上一节", Chinese review 3, minor 1: 321 on the zh pages), before inline code too.
+# ("解决： 按上一节": 321 on the zh pages, each read as a typo), before inline code too.
 FULL_WIDTH_GAP = re.compile(r"[，。；：、？！）」』》”]\s+(?=[^\s<]|<code/>)")
 
 

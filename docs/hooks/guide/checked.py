@@ -3,7 +3,7 @@
 docs/hooks/data/ is the one place that holds each "checked on" date. Every file there (YAML, JSON or
 TOML) may hold any number of entries: a mapping with a ``checked:`` date and the ``source:`` it was
 checked against, optionally ``every:`` (days until it is due again). ``read_entries()`` finds them
-wherever they sit in a file, so the freshness check (tests/tools/freshness.py) reads sources.yml and
+wherever they sit in a file, so the freshness check (.github/scripts/freshness.py) reads sources.yml and
 any other table of facts (a GPU table with per-row ``source:`` and ``checked:``) the same way.
 
 A page quotes an entry by name: the short name of an entry of sources.yml's ``sources:`` mapping

@@ -1,9 +1,9 @@
 """Is the guide still true? The pins against PyPI, the "checked on" dates against today.
 
-    python tests/tools/freshness.py check                   # print what changed; exit 0
-    python tests/tools/freshness.py check --body FILE       # also write the issue text (only if something changed)
-    python tests/tools/freshness.py check --links lychee/out.md --links-exit 2
-    python tests/tools/freshness.py issue --body FILE       # open or update the one freshness issue (gh CLI)
+    python .github/scripts/freshness.py check                   # print what changed; exit 0
+    python .github/scripts/freshness.py check --body FILE       # also write the issue text (only if something changed)
+    python .github/scripts/freshness.py check --links lychee/out.md --links-exit 2
+    python .github/scripts/freshness.py issue --body FILE       # open or update the one freshness issue (gh CLI)
 
 `check` compares the pins of pyproject.toml (torch-directml's, and current torch and torchvision)
 with the newest final release on PyPI (its JSON API), and every `checked:` date of every file in
@@ -162,7 +162,7 @@ def issue_body(
         return ""
     lines = [
         MARKER,
-        f"Checked on {today.isoformat()} by `tests/tools/freshness.py` (.github/workflows/freshness.yml).",
+        f"Checked on {today.isoformat()} by `.github/scripts/freshness.py` (.github/workflows/freshness.yml).",
         "",
     ]
     if upcoming:

@@ -1,6 +1,6 @@
 """Fetch Fashion-MNIST for CI: the four *-ubyte.gz files, from the first mirror that serves them intact.
 
-    python tests/tools/fetch_fashion_mnist.py DEST [--mirror URL ...]
+    python .github/scripts/fetch_fashion_mnist.py DEST [--mirror URL ...]
 
 DEST then holds train-images-idx3-ubyte.gz and its three siblings, the layout FASHION_MNIST_DIR points the
 tests at (tests/conftest.py). Every file is checked before it is kept: the SHA-256 of its decompressed IDX
@@ -51,7 +51,7 @@ FILES = {
     ),
 }
 TIMEOUT = 60
-# Where the tests and tests/tools/measure_training_accuracy.py read the four files: Debian's
+# Where the tests and .github/scripts/measure_training_accuracy.py read the four files: Debian's
 # dataset-fashion-mnist, or a folder this script filled (FASHION_MNIST_DIR=DEST).
 SOURCE = Path(os.environ.get("FASHION_MNIST_DIR", "/usr/share/datasets/fashion-mnist"))
 

@@ -1,6 +1,6 @@
 """Measure, for Windows (win_amd64, CPython 3.12), each distinct environment the Windows jobs build.
 
-    python tests/tools/measure_environments.py [--out tests/windows_environments.json]
+    python .github/scripts/measure_environments.py [--out tests/windows_environments.json]
 
 For each environment pip resolves its requirements against PyPI for Windows (``pip install --dry-run
 --report``, nothing installed), and the file list of every wheel is read from the wheel's own zip
@@ -209,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     figures = {
         "measured": datetime.date.today().isoformat(),
-        "command": "python tests/tools/measure_environments.py",
+        "command": "python .github/scripts/measure_environments.py",
         "platform": "win_amd64, CPython 3.12, wheels from PyPI",
         "environments": {},
     }

@@ -1,4 +1,4 @@
-"""tests/tools/resolve_vendor_commands.py, the Freshness workflow's "Vendor indexes" job: which commands it
+""".github/scripts/resolve_vendor_commands.py, the Freshness workflow's "Vendor indexes" job: which commands it
 resolves, how it asks pip, and what it reports. The vendor indexes are unreachable here; PyPI stands in
 for one real resolution, so that the flags are ones pip accepts together."""
 

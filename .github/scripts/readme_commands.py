@@ -1,8 +1,8 @@
 """The README's two commands, read from README.md itself, and run as a reader runs them (the Windows workflow).
 
-    python tests/tools/readme_commands.py show serve|test [--language powershell|sh]
-    python tests/tools/readme_commands.py run test --shell pwsh|powershell
-    python tests/tools/readme_commands.py serve --shell pwsh|powershell [--timeout 1200]
+    python .github/scripts/readme_commands.py show serve|test [--language powershell|sh]
+    python .github/scripts/readme_commands.py run test --shell pwsh|powershell
+    python .github/scripts/readme_commands.py serve --shell pwsh|powershell [--timeout 1200]
 
 `run` writes the README's PowerShell block, unchanged, into a .ps1 file and runs it with the given shell
 (PowerShell 7 is `pwsh`, Windows PowerShell 5.1 is `powershell`), passing on its exit status. `serve`

@@ -5,8 +5,8 @@ carry a Node.js that brings its own npm (NodeSource's build: Debian's ``npm`` pa
 with it, and asking for it ends in "you have held broken packages"). So npm is asked for only where
 Debian's nodejs is the one installed, or no Node.js at all.
 
-    python tests/tools/ci_packages.py            the packages this machine lacks, one line
-    python tests/tools/ci_packages.py --fresh    what a machine with nothing installed would ask for,
+    python .github/scripts/ci_packages.py            the packages this machine lacks, one line
+    python .github/scripts/ci_packages.py --fresh    what a machine with nothing installed would ask for,
                                                  keeping this machine's Node.js (for apt-get -s)
 """
 

@@ -1,4 +1,4 @@
-"""tests/tools/fetch_fashion_mnist.py, the workflows' data fetcher: checksums, mirror fallback, cache, one-line errors.
+""".github/scripts/fetch_fashion_mnist.py, the workflows' data fetcher: checksums, mirror fallback, cache, one-line errors.
 
 Nothing leaves this machine: the mirrors are a local HTTP server on 127.0.0.1 and file:// URLs that serve
 Debian's copy of the files, damaged copies, and nothing at all.
@@ -15,9 +15,9 @@ import threading
 import pytest
 
 import fetch_fashion_mnist as fetcher
-from guide_harness import TESTS, assert_one_line_error, run_python
+from guide_harness import ROOT, assert_one_line_error, run_python
 
-SCRIPT = TESTS / "tools" / "fetch_fashion_mnist.py"
+SCRIPT = ROOT / ".github" / "scripts" / "fetch_fashion_mnist.py"
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ each one on a page (a line that installs from AMD's repo.amd.com indexes or down
 ``pip install --dry-run --no-deps --ignore-installed`` for Windows (win_amd64, binary wheels only) and for
 each Python its path supports, so a pin the index does not carry ("No matching distribution") is found.
 
-    python tests/tools/resolve_vendor_commands.py [--summary FILE] [--list]
+    python .github/scripts/resolve_vendor_commands.py [--summary FILE] [--list]
 
 Exit 0: every command resolves; 1: some do not (each listed, with pip's last line); 2: bad arguments.
 """

@@ -1,6 +1,6 @@
 """Benchmark, not a test: where snippets/doctor.py's time goes, each part timed side by side in one run.
 
-    python tests/tools/time_doctor.py [--rounds 5]
+    python .github/scripts/time_doctor.py [--rounds 5]
 
 Each round times, in fresh Python processes, the parts taking turns (so the machine's load weighs on all
 alike): a bare interpreter; ``import torch``; ``import torch`` and every back-end's device query (the

@@ -2,7 +2,7 @@
 
 Not a test (it takes minutes): run it by hand and copy the final line to the page.
 
-    .venv/bin/python tests/tools/measure_training_accuracy.py [extra train_mnist.py arguments]
+    .venv/bin/python .github/scripts/measure_training_accuracy.py [extra train_mnist.py arguments]
 
 It unpacks Debian's Fashion-MNIST (apt-get install dataset-fashion-mnist), or the folder FASHION_MNIST_DIR
 names, into a temporary torchvision

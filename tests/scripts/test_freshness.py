@@ -1,7 +1,7 @@
-"""tests/tools/freshness.py: what counts as newer, which dates are due, the issue text, the one issue.
+""".github/scripts/freshness.py: what counts as newer, which dates are due, the issue text, the one issue.
 
 Nothing here reaches PyPI or GitHub: PyPI's answers are fixtures shaped like its JSON API, and gh is a
-recorder. (The real run against PyPI is `python tests/tools/freshness.py check`.)
+recorder. (The real run against PyPI is `python .github/scripts/freshness.py check`.)
 """
 
 from __future__ import annotations
@@ -171,7 +171,7 @@ def test_issue_without_text_calls_nothing(tmp_path, capsys, monkeypatch):
 
 def run_cli(*args):
     return subprocess.run(
-        [sys.executable, "tests/tools/freshness.py", *args], cwd=ROOT, capture_output=True, text=True, timeout=60
+        [sys.executable, ".github/scripts/freshness.py", *args], cwd=ROOT, capture_output=True, text=True, timeout=60
     )
 
 

@@ -61,9 +61,9 @@ def test_ci_run_takes_its_packages_from_the_decision():
     installs = [line for line in script.splitlines() if re.search(r"apt-get install\b", line)]
     assert installs, ".ci/run installs nothing with apt"
     for line in installs:
-        # No package named by hand: each comes from tests/tools/ci_packages.py.
+        # No package named by hand: each comes from .github/scripts/ci_packages.py.
         assert re.search(r"apt-get install (-s|-y -qq) \$\w+", line), line
-    assert "tests/tools/ci_packages.py --fresh" in script
+    assert ".github/scripts/ci_packages.py --fresh" in script
     assert "apt-get install -s" in script
     assert "export REQUIRE_BROWSER=1 REQUIRE_DATA=1" in script
 
