@@ -539,7 +539,6 @@ def test_the_workflow_never_interpolates_into_a_shell():
             assert "${{" not in step.get("run", ""), step.get("name")
 
 
-
 def test_a_report_too_large_for_the_propose_step_is_refused_by_the_validator():
     """Review 6, m6(b): a valid 47 KB report of non-ASCII text became 172 KB of base64, more than the propose step's
     one environment variable can carry (Linux: 128 KiB), so the step could not start. The validator caps it.

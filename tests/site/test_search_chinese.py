@@ -125,7 +125,10 @@ QUERIES = {
     "amd显卡有什么办法能用pytorch": (WHICH_GPU, "RVC-Boss/GPT-SoVITS#2560: can an AMD card run it"),
     "A卡 训练": (WHICH_GPU, "a GPU and a verb, nothing else: the route table was in none of the first seven"),
     "AMD显卡安装pytorch失败": (WHICH_GPU, "hanamizuki-ai/launcher-support#115: installing on an AMD card failed"),
-    "装好了但是用不了显卡": (WHICH_GPU, "a GPU and a verb, nothing else: the route table was in none of the first seven"),
+    "装好了但是用不了显卡": (
+        WHICH_GPU,
+        "a GPU and a verb, nothing else: the route table was in none of the first seven",
+    ),
     # Intel's and AMD's Chinese brand names (rules.json equivalents) and 驱动器, a disk drive, kept apart from 驱动
     "锐炫 A750": (WHICH_GPU, "Intel Arc's Chinese brand name, 锐炫"),
     "肾上腺素 驱动": (
