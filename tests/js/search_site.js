@@ -71,6 +71,9 @@ function openPage(site, edition) {
     baseURI: base,
     readyState: "complete",
     currentScript: { src: HOST + "javascripts/search/bridge.js" },
+    // No result list is drawn here: the chooser's answer box (bridge.js's showChooser) finds nothing to go beside.
+    getElementById: () => null,
+    querySelector: () => null,
   };
   // The browser's Worker: postMessage to the worker's context, its answers to the listeners added.
   page.Worker = function Worker(url) {
