@@ -38,7 +38,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 REPORTS = ROOT / "tests" / "repo" / "run_reports"
 RUNS = ROOT / "docs" / "hooks" / "data" / "runs"
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "80"))

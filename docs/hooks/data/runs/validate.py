@@ -549,7 +549,6 @@ def report_problems(report: dict) -> list[str]:
     return problems
 
 
-@functools.cache
 def device_entries(names) -> dict:
     """The one door to the table of devices: each name's answer (its vendor, and .gpu(): the guide's row for it,
     or None when unknown), read by docs/javascripts/gpu/match.js on the device table joined with gpus.yml
@@ -559,6 +558,7 @@ def device_entries(names) -> dict:
     return gpu_names.answers(dict.fromkeys(names))
 
 
+@functools.cache
 def device_entry(name: str):
     return device_entries([name])[name]
 
