@@ -151,7 +151,8 @@ def home_run(fashion_mnist_root, tmp_path_factory):
     names = {"USER": "zhangsan_qx7", "USERNAME": "zhangsan_qx7", "LOGNAME": "zhangsan_qx7"}
     env = {k: v for k, v in os.environ.items() if k not in {"TORCH_DEVICE", "PYTHONPATH", "VIRTUAL_ENV"}}
     env |= names | {"HOME": str(home), "COMPUTERNAME": "QX7-WORKSTATION", "PYTHONIOENCODING": "ascii"}
-    command = [str(project / ".venv" / "bin" / "python"), "report.py", "--data-dir", str(fashion_mnist_root)]
+    scripts = "Scripts" if os.name == "nt" else "bin"  # a venv's own folder on Windows and elsewhere
+    command = [str(project / ".venv" / scripts / "python"), "report.py", "--data-dir", str(fashion_mnist_root)]
     result = subprocess.run([*command, *QUICK], cwd=project, env=env, capture_output=True, text=True, timeout=600)
     return result, project / "run-report.json"
 

@@ -12,6 +12,7 @@ listed with its URL and commit in tables.yml.
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import sys
@@ -330,9 +331,12 @@ def dumps(table: dict) -> str:
     return '{"generated_from": ' + head + ',\n"devices": {\n' + ",\n".join(lines) + "\n}}\n"
 
 
-def main(argv: list[str]) -> int:
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Build snippets/gpu_devices.json from the pinned vendor tables.")
+    parser.add_argument("--check", action="store_true", help="exit 1 if the committed file is not what they build")
+    args = parser.parse_args(argv)
     text = dumps(build())
-    if "--check" in argv:
+    if args.check:
         if OUT.read_text(encoding="utf-8") != text:
             print(f"{OUT.relative_to(ROOT)} is not what the pinned copies build: run {Path(__file__).name}")
             return 1
@@ -343,4 +347,4 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    raise SystemExit(main())
