@@ -106,8 +106,14 @@ def install_is_the_back_ends(gpu, made):
     wanted = {"xpu": "download.pytorch.org/whl/xpu", "directml": "install torch-directml", "cpu": "install torch=="}
     if made.backend in wanted and wanted[made.backend] not in made.install:
         return f"no {wanted[made.backend]!r} in {made.install!r}"
-    if (made.mirror is not None) != (made.backend in {"directml", "cpu"}):
-        return f"a PyPI mirror form {made.mirror!r} for an install from {made.backend}'s index"
+    # China's copies: TUNA's PyPI for PyPI's packages, SJTUG's copy of PyTorch's index for XPU and CUDA, none for
+    # AMD's index (setup.zh.md#china-mirrors)
+    copy = {"directml": " -i https://mirrors.tuna", "cpu": " -i https://mirrors.tuna"}
+    copy |= {"xpu": "mirror.sjtu.edu.cn/pytorch-wheels/xpu", "cuda": "mirror.sjtu.edu.cn/pytorch-wheels/cu"}
+    if made.backend in copy and (made.mirror is None or copy[made.backend] not in made.mirror):
+        return f"no {copy[made.backend]!r} in the China form {made.mirror!r}"
+    if made.backend not in copy and made.mirror is not None:
+        return f"a China form {made.mirror!r} for an install from {made.backend}'s index, which has no copy"
 
 
 def checks_in_verifications_order(gpu, made):

@@ -38,6 +38,8 @@ def _links() -> dict:
         "step5": "setup.md#5-get-the-scripts",
         "china": "setup.md#china-network",
         "mirrors": "setup.md#china-mirrors",
+        "offline": "setup.md#china-mirrors-offline",
+        "pypi": "setup.md#slow-or-blocked-downloads-use-a-pypi-mirror",
         "doctor": "verification.md#start-with-the-doctor",
         "verify": "verification.md#run-it",
         "training_check": "verification.md#check-training-too",
@@ -162,9 +164,9 @@ def paths(language: str) -> str:
             mirror = recipes.mirror_command(key)
             if language == "zh":
                 body.append(
-                    r["mirror"].format(china=links["china"]) + "\n\n" + _fence(mirror)
+                    _mirror_line(key, links) + "\n\n" + _fence(mirror)
                     if mirror
-                    else r["no_mirror"].format(china=links["china"])
+                    else r["no_mirror"].format(offline=links["offline"])
                 )
         for note in dict.fromkeys(filter(None, map(_unsettled_name, installs))):
             body.append(r["unsettled"][note])
@@ -206,6 +208,14 @@ def _python_step(made, language: str, links: dict) -> list[list]:
     ]
 
 
+def _mirror_line(key: str, links: dict) -> str:
+    """The Chinese edition's line above the mirror form: TUNA's PyPI mirror, or SJTUG's copy of PyTorch's index."""
+    r = RECIPE_TEXT["zh"]
+    if recipes.mirror_kind(key) == "pytorch":
+        return r["mirror_pytorch"].format(mirrors=links["mirrors"])
+    return r["mirror"].format(pypi=links["pypi"])
+
+
 def _install_step(made, language: str, links: dict) -> list[list]:
     """Step 3: the install command built for this GPU, what no source settles about it, its PyPI mirror form in
     the Chinese edition (or why there is none), and set-up's route for blocked downloads."""
@@ -216,9 +226,9 @@ def _install_step(made, language: str, links: dict) -> list[list]:
     if note:
         step.append(["note", r["unsettled"][note]])
     if language == "zh" and made.mirror:
-        step += [["p", r["mirror"].format(china=links["china"])], ["code", made.mirror]]
+        step += [["p", _mirror_line(made.install_key, links)], ["code", made.mirror]]
     elif language == "zh":
-        step.append(["p", r["no_mirror"].format(china=links["china"])])
+        step.append(["p", r["no_mirror"].format(offline=links["offline"])])
     step.append(["p", r["mirrors"].format(mirrors=links["mirrors"])])
     return step
 

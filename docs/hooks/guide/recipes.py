@@ -122,10 +122,30 @@ def install_command(key: str) -> str:
     return f"python -m pip install {requirements} --index-url {entry['index']}"
 
 
+# SJTUG's copy of PyTorch's own indexes (download.pytorch.org/whl/NAME at mirror.sjtu.edu.cn/pytorch-wheels/NAME),
+# with its sources and limits in docs/setup.zh.md#china-mirrors; AMD's index has no copy found (offline install).
+PYTORCH_INDEX = "https://download.pytorch.org/whl/"
+PYTORCH_MIRROR = "https://mirror.sjtu.edu.cn/pytorch-wheels/"
+
+
+def mirror_kind(key: str) -> str | None:
+    """Where a reader in China gets the same packages: "pypi" (TUNA's PyPI mirror), "pytorch" (SJTUG's copy of
+    PyTorch's index), or None (AMD's index: no copy found)."""
+    backend = key.partition(":")[0]
+    if backend in {"directml", "cpu"}:
+        return "pypi"
+    if PYTORCH_INDEX in install_command(key):
+        return "pytorch"
+    return None
+
+
 def mirror_command(key: str) -> str | None:
-    """The same command through the TUNA PyPI mirror, where the command installs from PyPI; else None."""
-    if key.partition(":")[0] in {"directml", "cpu"}:
+    """The same command through the copy mirror_kind names; else None."""
+    kind = mirror_kind(key)
+    if kind == "pypi":
         return f"{install_command(key)} -i {MIRROR}"
+    if kind == "pytorch":
+        return install_command(key).replace(PYTORCH_INDEX, PYTORCH_MIRROR)
     return None
 
 
