@@ -20,13 +20,13 @@ ratio.
 
 from __future__ import annotations
 
-import importlib
 import sys
 
-try:  # a Python without torch: one line, not a traceback
-    importlib.import_module("torchvision")
-except ImportError as error:
-    raise SystemExit(f"error: {error}: python doctor.py says why") from None
+import script_guard
+
+# Before anything imports torch: Ctrl-C, a torch that does not load
+# and the console each end in one line, never in a traceback.
+script_guard.start("torch", "torchvision")
 
 # --8<-- [start:imports]
 import json
@@ -49,8 +49,8 @@ from mnist_data import (
     positive_float,
     positive_int,
 )
+from script_guard import cannot_write
 from train_mnist import (
-    cannot_write,
     synchronize,
     timed_epoch,
     train_one_epoch,
@@ -162,11 +162,7 @@ def main(argv: list[str] | None = None) -> int:
             f"error: cannot write {args.json} ({problem})", file=sys.stderr
         )
         return 1
-    try:
-        return benchmark(args)
-    except KeyboardInterrupt:
-        print("error: interrupted (Ctrl-C)", file=sys.stderr)
-        return 130
+    return benchmark(args)
 
 
 def benchmark(args) -> int:
@@ -271,4 +267,4 @@ def benchmark(args) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    script_guard.run(main)

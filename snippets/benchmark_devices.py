@@ -13,13 +13,13 @@ start-up costs are not training speed), and the clock is read only after the
 device has finished its queued work.
 """
 
-import importlib
 import sys
 
-try:  # a Python without torch: one line, not a traceback
-    importlib.import_module("torch")
-except ImportError as error:
-    raise SystemExit(f"error: {error}: python doctor.py says why") from None
+import script_guard
+
+# Before anything imports torch: Ctrl-C, a torch that does not load
+# and the console each end in one line, never in a traceback.
+script_guard.start("torch")
 
 # --8<-- [start:imports]
 import json
@@ -38,8 +38,8 @@ from mnist_data import (
     positive_float,
     positive_int,
 )
+from script_guard import cannot_write
 from train_mnist import (
-    cannot_write,
     evaluate,
     synchronize,
     timed_epoch,
@@ -140,11 +140,7 @@ def main(argv=None) -> int:
             f"error: cannot write {args.json} ({problem})", file=sys.stderr
         )
         return 1
-    try:
-        return benchmark(args)
-    except KeyboardInterrupt:
-        print("error: interrupted (Ctrl-C)", file=sys.stderr)
-        return 130
+    return benchmark(args)
 
 
 def benchmark(args) -> int:
@@ -260,4 +256,4 @@ def benchmark(args) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    script_guard.run(main)

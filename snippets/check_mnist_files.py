@@ -22,6 +22,12 @@ import hashlib
 import sys
 from pathlib import Path
 
+import script_guard
+
+# Before anything imports torch: Ctrl-C, a torch that does not load
+# and the console each end in one line, never in a traceback.
+script_guard.start("torch", "torchvision")
+
 # The same dataset classes, parser and options as mnist_data.py, its
 # neighbour: .resources lists (file name, MD5), .mirrors the hosts.
 from mnist_data import DATASETS, ArgumentParser, add_data_options, damage
@@ -73,14 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     add_data_options(parser, download=False)
     args = parser.parse_args(argv)
-    # A GBK or cp1252 console cannot show every folder name: \\uXXXX then.
-    if hasattr(sys.stdout, "reconfigure"):  # a console, not a StringIO
-        sys.stdout.reconfigure(errors="backslashreplace")
-    try:
-        raw, results = check_files(args.dataset, args.data_dir)
-    except KeyboardInterrupt:
-        print("error: interrupted (Ctrl-C)", file=sys.stderr)
-        return 130
+    raw, results = check_files(args.dataset, args.data_dir)
     print(
         f"{args.dataset}: checking {len(results)} files in {raw} against "
         "torchvision's MD5 checksums"
@@ -106,4 +105,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    script_guard.run(main)

@@ -12,13 +12,13 @@ Force a device with an argument or the TORCH_DEVICE environment variable:
 
 from __future__ import annotations
 
-import importlib
 import sys
 
-try:  # a Python without torch: one line, not a traceback
-    importlib.import_module("torch")
-except ImportError as error:
-    raise SystemExit(f"error: {error}: python doctor.py says why") from None
+import script_guard
+
+# Before anything imports torch: Ctrl-C, a torch that does not load
+# and the console each end in one line, never in a traceback.
+script_guard.start("torch")
 
 # What other scripts (and yours) may use; the rest may change.
 __all__ = [
@@ -240,12 +240,9 @@ def main(argv: list[str] | None = None) -> int:
     except DeviceChoiceError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        print("error: interrupted (Ctrl-C)", file=sys.stderr)
-        return 130
     print(f"device: {device}  ({reason})")
     return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    script_guard.run(main)

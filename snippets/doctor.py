@@ -32,6 +32,11 @@ from importlib import metadata
 from pathlib import Path
 from urllib.parse import quote
 
+import script_guard
+
+# Ctrl-C and the console: one line, never a traceback.
+script_guard.start()
+
 # What report.py (and any script of yours) may use; the rest may change.
 __all__ = [
     "Finding",
@@ -1011,11 +1016,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(probe_torch()))
         return 0
 
-    try:
-        findings = diagnose()
-    except KeyboardInterrupt:
-        print("error: interrupted (Ctrl-C)", file=sys.stderr)
-        return 130
+    findings = diagnose()
     for finding in findings:
         print(finding.line())
     if args.json:
@@ -1043,4 +1044,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    script_guard.run(main)

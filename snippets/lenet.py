@@ -6,6 +6,11 @@ Run it to see the layer shapes and the number of parameters:
     python lenet.py
 """
 
+import script_guard
+
+# Ctrl-C and a torch that does not load: one line, never a traceback.
+script_guard.start("torch")
+
 # What other scripts (and yours) may use.
 __all__ = ["LeNet"]
 
@@ -57,4 +62,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    script_guard.run(main)

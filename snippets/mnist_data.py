@@ -14,13 +14,13 @@ once, and each batch is picked from tensors that are already there.
 
 from __future__ import annotations
 
-import importlib
 import sys
 
-try:  # a Python without torch: one line, not a traceback
-    importlib.import_module("torchvision")
-except ImportError as error:
-    raise SystemExit(f"error: {error}: python doctor.py says why") from None
+import script_guard
+
+# Before anything imports torch: Ctrl-C, a torch that does not load
+# and the console each end in one line, never in a traceback.
+script_guard.start("torch", "torchvision")
 
 # What other scripts (and yours) may use; the rest may change.
 __all__ = [
@@ -353,9 +353,6 @@ def main(argv: list[str] | None = None) -> int:
     except DatasetError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        print("error: interrupted (Ctrl-C)", file=sys.stderr)
-        return 130
     print(
         f"{args.dataset}: {len(train_x)} training and {len(test_x)} "
         f"test images of shape {tuple(train_x.shape[1:])}, {train_x.dtype}"
@@ -369,4 +366,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    script_guard.run(main)

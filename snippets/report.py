@@ -20,13 +20,13 @@ be made, 2 for a wrong command line.
 
 from __future__ import annotations
 
-import importlib
 import sys
 
-try:  # a Python without torch: one line, not a traceback
-    importlib.import_module("torchvision")
-except ImportError as error:
-    raise SystemExit(f"error: {error}: python doctor.py says why") from None
+import script_guard
+
+# Before anything imports torch: Ctrl-C, a torch that does not load
+# and the console each end in one line, never in a traceback.
+script_guard.start("torch", "torchvision")
 
 import argparse
 import datetime
@@ -53,7 +53,8 @@ from mnist_data import (
     load_dataset,
     positive_int,
 )
-from train_mnist import cannot_write, evaluate, timed_epoch
+from script_guard import cannot_write
+from train_mnist import evaluate, timed_epoch
 
 SCHEMA = "directml-guide-run-report"
 SCHEMA_VERSION = 1
@@ -425,4 +426,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    script_guard.run(main)

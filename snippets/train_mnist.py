@@ -16,13 +16,13 @@ killed process never leaves a half-written checkpoint.
 
 from __future__ import annotations
 
-import importlib
 import sys
 
-try:  # a Python without torch: one line, not a traceback
-    importlib.import_module("torch")
-except ImportError as error:
-    raise SystemExit(f"error: {error}: python doctor.py says why") from None
+import script_guard
+
+# Before anything imports torch: Ctrl-C, a torch that does not load
+# and the console each end in one line, never in a traceback.
+script_guard.start("torch")
 
 # What other scripts (and yours) may use; the rest may change.
 __all__ = [
@@ -55,6 +55,7 @@ from mnist_data import (
     positive_float,
     positive_int,
 )
+from script_guard import cannot_write
 
 # --8<-- [end:imports]
 
@@ -213,23 +214,6 @@ def to_cpu(value):
     if isinstance(value, (list, tuple)):
         return type(value)(to_cpu(item) for item in value)
     return value
-
-
-def cannot_write(path: Path) -> str:
-    """Why no file can be written at ``path`` ("" when one can), found by
-    writing an empty temporary file beside it: before the work, not after.
-    """
-    if path.is_dir():
-        return "it is a folder"
-    temporary = temporary_path(path)
-    try:
-        temporary.write_bytes(b"")
-        temporary.unlink()
-    # no such folder, read-only, protected (Windows' Controlled folder
-    # access)...
-    except OSError as error:
-        return error.strerror or str(error)
-    return ""
 
 
 def check_writable(path: Path) -> None:
@@ -552,9 +536,6 @@ def train(args: argparse.Namespace) -> int:
 
 def main(argv=None) -> int:
     args = parse_args(argv)
-    # A GBK or cp1252 console cannot show every folder name: \\uXXXX then.
-    if hasattr(sys.stdout, "reconfigure"):  # a console, not a StringIO
-        sys.stdout.reconfigure(errors="backslashreplace")
     try:
         return train(args)
     except (CheckpointError, DatasetError, DeviceChoiceError) as error:
@@ -577,4 +558,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    script_guard.run(main)

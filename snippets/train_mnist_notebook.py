@@ -14,6 +14,12 @@ import argparse
 import sys
 from pathlib import Path
 
+import script_guard
+
+# Before anything imports torch: Ctrl-C, a torch that does not load
+# and the console each end in one line, never in a traceback.
+script_guard.start("torch")
+
 import torch
 
 # In the notebook, earlier cells define these names; as a script, they come
@@ -139,4 +145,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    script_guard.run(main)

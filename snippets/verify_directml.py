@@ -20,6 +20,12 @@ import platform
 import sys
 from importlib import metadata
 
+import script_guard
+
+# Ctrl-C and the console: one line, never a traceback (torch-directml
+# is imported later, and its failures are this script's own diagnosis).
+script_guard.start()
+
 # Wheels of torch-directml exist for CPython 3.8 to 3.12 only.
 SUPPORTED_PYTHON = ((3, 8), (3, 12))
 
@@ -274,11 +280,7 @@ def main(argv: list[str] | None = None) -> int:
         ),
     )
     args = parser.parse_args(argv)
-    try:
-        return check(args.adapter, args.allow_fallback)
-    except KeyboardInterrupt:
-        print("error: interrupted (Ctrl-C)", file=sys.stderr)
-        return 130
+    return check(args.adapter, args.allow_fallback)
 
 
 def check(adapter: int | None, allow_fallback: bool) -> int:
@@ -313,4 +315,4 @@ def check(adapter: int | None, allow_fallback: bool) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    script_guard.run(main)

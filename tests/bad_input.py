@@ -357,14 +357,10 @@ EMPTY_IMAGES = data(**{IMAGES: b""})
 
 
 def in_process(script: str, args: list[str], capsys) -> Outcome:
+    """The script's main() through its door, script_guard.exit_status(), as `python script.py ARGS` runs it."""
     module = load_snippet(script)
     try:
-        code = module.main(args)
-    except SystemExit as exit_:  # argparse's exit 2, or sys.exit("error: ...")
-        code = exit_.code
-        if isinstance(code, str):
-            print(code, file=sys.stderr)
-            code = 1
+        code = load_snippet("script_guard").exit_status(module.main, args)
     except BaseException:  # what the reader would see as a traceback
         captured = capsys.readouterr()
         return Outcome(None, captured.out, captured.err + traceback.format_exc())
