@@ -48,6 +48,7 @@ from mnist_data import (
     non_negative_int,
     positive_float,
     positive_int,
+    seed_number,
 )
 from script_guard import cannot_write
 from train_mnist import (
@@ -141,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--batch-size", type=positive_int, default=128)
     parser.add_argument("--lr", type=positive_float, default=0.01)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=seed_number, default=0)
     parser.add_argument(
         "--num-workers",
         type=non_negative_int,

@@ -37,6 +37,7 @@ from mnist_data import (
     load_dataset,
     positive_float,
     positive_int,
+    seed_number,
 )
 from script_guard import cannot_write
 from train_mnist import (
@@ -109,7 +110,7 @@ def main(argv=None) -> int:
     parser.add_argument("--epochs", type=positive_int, default=3)
     parser.add_argument("--batch-size", type=positive_int, default=64)
     parser.add_argument("--lr", type=positive_float, default=1e-3)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=seed_number, default=0)
     parser.add_argument("--warmup-steps", type=positive_int, default=20)
     parser.add_argument(
         "--limit-train",

@@ -65,7 +65,7 @@ def check_files(
         unpacked = raw / filename.removesuffix(".gz")
         if unpacked.is_file():
             # an interrupted unpacking: delete it, --download unpacks again
-            status = "DAMAGED" if damage(unpacked) else "OK"
+            status = "DAMAGED" if damage(unpacked, name) else "OK"
             results.append((unpacked.name, status))
     return raw, results
 

@@ -56,10 +56,13 @@ KINDS = "dml, dml:N, xpu, xpu:N, cuda, cuda:N (CUDA or ROCm) or cpu"
 
 def _parse(request: str) -> tuple[str, int | None]:
     kind, _, index = request.strip().lower().partition(":")
+    # ASCII digits only: "²".isdigit() is true, but int("²") fails
     if kind not in {"dml", "xpu", "cuda", "cpu"} or (
-        index and not index.isdigit()
+        index and not (index.isascii() and index.isdecimal())
     ):
-        raise DeviceChoiceError(f"unknown device {request!r}: use {KINDS}")
+        raise DeviceChoiceError(
+            f"unknown device {ascii(request)}: use {KINDS}"
+        )
     return kind, int(index) if index else None
 
 

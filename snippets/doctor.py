@@ -1016,6 +1016,10 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(probe_torch()))
         return 0
 
+    # before the probe's seconds: a folder, read-only, no such folder...
+    if args.json and (problem := script_guard.cannot_write(args.json)):
+        print(f"error: cannot write {args.json} ({problem})", file=sys.stderr)
+        return 1
     findings = diagnose()
     for finding in findings:
         print(finding.line())

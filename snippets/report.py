@@ -387,7 +387,7 @@ def parse_args(argv):
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     # before minutes of work: a folder, no folder, read-only...
-    if problem := cannot_write(args.out):
+    if problem := cannot_write(args.out, room=1 << 20):
         print(
             f"error: cannot write {args.out} ({problem})", file=sys.stderr
         )
@@ -407,7 +407,14 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args.out.write_text(text, encoding="utf-8")
     except OSError as error:
-        print(f"error: cannot write {args.out}: {error}", file=sys.stderr)
+        # Minutes of work: never lost. The report goes to the console,
+        # to copy from there.
+        print(text)
+        print(
+            f"error: cannot write {args.out} ({error.strerror or error}): "
+            "the report is printed above instead; copy it from there",
+            file=sys.stderr,
+        )
         return 1
     check_result = (
         "passed" if report["training_check"]["passed"] else ("FAILED")

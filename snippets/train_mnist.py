@@ -36,6 +36,8 @@ __all__ = [
 # --8<-- [start:imports]
 import argparse
 import contextlib
+import glob
+import math
 import os
 import time
 from pathlib import Path
@@ -54,6 +56,7 @@ from mnist_data import (
     load_dataset,
     positive_float,
     positive_int,
+    seed_number,
 )
 from script_guard import cannot_write
 
@@ -199,8 +202,47 @@ class CheckpointError(RuntimeError):
 
 
 def temporary_path(path: Path) -> Path:
-    # same folder, so the same drive: os.replace works there
-    return path.with_name(path.name + ".tmp")
+    # same folder, so the same drive: os.replace works there; this
+    # process's own name, so that no other run can delete it
+    return path.with_name(f"{path.name}.{os.getpid()}.tmp")
+
+
+@contextlib.contextmanager
+def only_run_on(path: Path):
+    """Hold ``path``'s lock for the whole run, so that a second run on the
+    same checkpoint stops in one line instead of overwriting this one's
+    epochs. The system frees the lock when the process ends, even killed.
+    """
+    lock = path.with_name(path.name + ".lock")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        file = open(lock, "a+b")
+    except OSError as error:  # a file where the folder should be...
+        raise CheckpointError(
+            f"cannot write the checkpoint {path} "
+            f"({error.strerror or error}): pass another --checkpoint"
+        ) from None
+    try:
+        if os.name == "nt":
+            import msvcrt
+
+            msvcrt.locking(file.fileno(), msvcrt.LK_NBLCK, 1)
+        else:
+            import fcntl
+
+            fcntl.flock(file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        file.close()
+        raise CheckpointError(
+            f"another run is training into {path} now: wait for it to "
+            "finish, or pass another --checkpoint"
+        ) from None
+    try:
+        yield
+    finally:
+        file.close()
+        with contextlib.suppress(OSError):
+            lock.unlink()
 
 
 def to_cpu(value):
@@ -216,13 +258,15 @@ def to_cpu(value):
     return value
 
 
-def check_writable(path: Path) -> None:
+def check_writable(path: Path, model) -> None:
     """Raise CheckpointError now, before an epoch is trained, if the
-    checkpoint cannot be written.
+    checkpoint cannot be written: the file itself, and room for it.
     """
+    # the weights and Adam's two running averages of each
+    size = 3 * sum(p.numel() * p.element_size() for p in model.parameters())
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        problem = cannot_write(path)
+        problem = cannot_write(path, room=size + (1 << 20))
     except OSError as error:  # a file where the folder should be
         problem = error.strerror or str(error)
     if problem:
@@ -280,16 +324,40 @@ def load_checkpoint(path: Path) -> dict:
             f"cannot read checkpoint {path}: it is damaged or not a "
             f"checkpoint ({type(error).__name__}: {reason})"
         ) from None
-    if (
-        not isinstance(checkpoint, dict)
-        or checkpoint.get("format") != CHECKPOINT_FORMAT
-        or not CHECKPOINT_KEYS <= checkpoint.keys()
-        or not checkpoint["history"]
-    ):
+    if not is_checkpoint(checkpoint):
         raise CheckpointError(
             f"{path} is not a checkpoint written by train_mnist.py"
         )
     return checkpoint
+
+
+def is_checkpoint(value) -> bool:
+    """True for what save_checkpoint writes: its keys, with their types."""
+    if (
+        not isinstance(value, dict)
+        or value.get("format") != CHECKPOINT_FORMAT
+        or not CHECKPOINT_KEYS <= value.keys()
+    ):
+        return False
+    epoch, history = value["epoch"], value["history"]
+    numbers = (int, float)
+    return (
+        isinstance(value["settings"], dict)
+        and isinstance(value["model"], dict)
+        and isinstance(value["optimizer"], dict)
+        and type(epoch) is int
+        and isinstance(history, list)
+        and len(history) == epoch >= 1
+        and all(
+            isinstance(entry, dict)
+            and type(entry.get("epoch")) is int
+            and all(
+                isinstance(entry.get(key), numbers)
+                for key in ("loss", "accuracy", "seconds")
+            )
+            for entry in history
+        )
+    )
 
 
 # --8<-- [end:checkpoint]
@@ -318,7 +386,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--seed",
-        type=int,
+        type=seed_number,
         default=0,
         help="same seed, same initial weights and batch order",
     )
@@ -352,6 +420,11 @@ def parse_args(argv=None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.checkpoint is None:
         args.checkpoint = Path("checkpoints") / f"lenet-{args.dataset}.pt"
+    if args.checkpoint.name in ("", ".", "..") or args.checkpoint.is_dir():
+        parser.error(
+            f"argument --checkpoint: {args.checkpoint} is a folder: "
+            "give a file name, such as checkpoints\\lenet.pt"
+        )
     return args
 
 
@@ -374,10 +447,10 @@ def previous_run(args: argparse.Namespace):
     CheckpointError.
     """
     path = args.checkpoint
-    stale = temporary_path(path)
-    if stale.exists():
-        # Left by a run killed while saving; the checkpoint itself is still
-        # the previous, complete one.
+    # Left by a run killed while saving (this run holds the lock, so no
+    # other run is saving now); the checkpoint itself is still the
+    # previous, complete one.
+    for stale in path.parent.glob(f"{glob.escape(path.name)}.*.tmp"):
         stale.unlink()
         print(f"removed {stale}, an unfinished save of an interrupted run")
     if not path.exists():
@@ -391,11 +464,14 @@ def previous_run(args: argparse.Namespace):
         )
     checkpoint = load_checkpoint(path)
     saved, wanted = checkpoint["settings"], settings_of(args)
-    for key in ("model", "dataset", "limit_train"):
-        if saved.get(key) != wanted[key]:
+    # Every setting it saved: another batch size or seed would silently
+    # continue a different run.
+    for key, value in wanted.items():
+        if saved.get(key) != value:
+            option = "--" + key.replace("_", "-")
             raise CheckpointError(
-                f"{path} was made with {key}={saved.get(key)!r}, "
-                f"not {wanted[key]!r}: pass the same settings, "
+                f"{path} was made with {option} {saved.get(key)!r}, "
+                f"not {value!r}: pass the same settings, "
                 "or another --checkpoint to start again"
             )
     return checkpoint
@@ -480,6 +556,13 @@ def train_epochs(args, model, optimizer, data, checkpoint):
             generator,
             progress_label=f"epoch {epoch}/{args.epochs}",
         )
+        if not math.isfinite(loss):
+            # A diverged run is no result: the last good checkpoint stays.
+            raise CheckpointError(
+                f"epoch {epoch}: the loss is {loss}, training diverged "
+                f"(a learning rate too high? --lr {args.lr}); "
+                f"epoch {epoch} is not saved: pass a smaller --lr"
+            )
         accuracy = evaluate(model, test_images, test_labels)
         history.append(
             {
@@ -514,6 +597,11 @@ def train_epochs(args, model, optimizer, data, checkpoint):
 
 def train(args: argparse.Namespace) -> int:
     """Continue the checkpoint or start afresh, and train up to --epochs."""
+    with only_run_on(args.checkpoint):
+        return train_alone(args)
+
+
+def train_alone(args: argparse.Namespace) -> int:
     checkpoint = previous_run(args)
     if checkpoint and checkpoint["epoch"] >= args.epochs:
         print(
@@ -523,7 +611,8 @@ def train(args: argparse.Namespace) -> int:
         )
         return 0
     device, model, optimizer, data = prepare(args, checkpoint)
-    check_writable(args.checkpoint)  # before the first epoch, not after
+    # before the first epoch, not after
+    check_writable(args.checkpoint, model)
     history = train_epochs(args, model, optimizer, data, checkpoint)
     total = sum(entry["seconds"] for entry in history)
     epochs = f"{args.epochs} epoch" + ("s" if args.epochs != 1 else "")
