@@ -1018,7 +1018,9 @@ def main(argv: list[str] | None = None) -> int:
 
     # before the probe's seconds: a folder, read-only, no such folder...
     if args.json and (problem := script_guard.cannot_write(args.json)):
-        print(f"error: cannot write {args.json} ({problem})", file=sys.stderr)
+        print(
+            f"error: cannot write {args.json} ({problem})", file=sys.stderr
+        )
         return 1
     findings = diagnose()
     for finding in findings:
