@@ -29,11 +29,14 @@ __all__ = [
 ]
 
 # --8<-- [start:choose_device]
-import argparse
 import os
 import re
 
 import torch
+
+# the one-line parser of every script, here too for the scripts that
+# import it from here
+from script_guard import ArgumentParser
 
 DEVICE_ENV_VAR = "TORCH_DEVICE"
 
@@ -218,15 +221,6 @@ def choose_device(request: str | None = None) -> tuple[torch.device, str]:
 
 
 # --8<-- [end:choose_device]
-
-
-class ArgumentParser(argparse.ArgumentParser):
-    """argparse that reports a bad argument in one line, 'error: ...', with
-    argparse's exit code 2.
-    """
-
-    def error(self, message: str):
-        self.exit(2, f"error: {message} (see --help)\n")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -990,15 +990,8 @@ def report(findings: list[Finding], names: list[str]) -> str:
     return json.dumps({"problems": problems, "findings": entries}, indent=1)
 
 
-class OneLineParser(argparse.ArgumentParser):
-    """A wrong option is one line too, not the usage and then the error."""
-
-    def error(self, message: str):
-        self.exit(2, f"error: {message} (see  {self.prog} --help)\n")
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = OneLineParser(
+    parser = script_guard.ArgumentParser(
         description="Look at this machine and name what to fix before "
         "training PyTorch on its GPU."
     )

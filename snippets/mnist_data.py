@@ -49,6 +49,10 @@ import torch
 from torchvision import datasets
 from torchvision.datasets.utils import download_and_extract_archive
 
+# the one-line parser of every script, here too for the scripts that
+# import it from here
+from script_guard import ArgumentParser
+
 # torchvision reads (and downloads) both sets in the same IDX format, into
 # <data-dir>/<folder>/raw.
 DATASETS = {
@@ -70,15 +74,6 @@ UNPACKED = {
 
 class DatasetError(RuntimeError):
     """The dataset is missing, unreadable, or could not be downloaded."""
-
-
-class ArgumentParser(argparse.ArgumentParser):
-    """argparse that reports a bad argument in one line, 'error: ...', with
-    argparse's exit code 2.
-    """
-
-    def error(self, message: str):
-        self.exit(2, f"error: {message} (see --help)\n")
 
 
 def _one_line(error: BaseException) -> str:
@@ -106,7 +101,9 @@ def damage(path: Path, name: str = "") -> str:
     actual = path.stat().st_size
     if actual != size:
         return f"{actual} bytes, not {size}"
-    content = path.read_bytes()
+    with path.open("rb") as file:
+        # the labels whole (60 KB at most), of the images their header
+        content = file.read(16 if magic == 2051 else size)
     header = [
         int.from_bytes(content[at : at + 4], "big") for at in (0, 4, 8, 12)
     ]

@@ -28,6 +28,7 @@ It gives every script the same behaviour:
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import errno
 import importlib
@@ -38,7 +39,14 @@ import sys
 import threading
 from pathlib import Path
 
-__all__ = ["cannot_write", "exit_status", "run", "say", "start"]
+__all__ = [
+    "ArgumentParser",
+    "cannot_write",
+    "exit_status",
+    "run",
+    "say",
+    "start",
+]
 
 INTERRUPTED = 130  # the exit status of a program stopped with Ctrl-C
 
@@ -48,6 +56,16 @@ def say(line: str) -> None:
     text = line.encode("ascii", "backslashreplace").decode("ascii")
     with contextlib.suppress(OSError, ValueError):
         print(text, file=sys.stderr, flush=True)
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse that reports a wrong command line in one ASCII line,
+    "error: ...", with argparse's exit status 2.
+    """
+
+    def error(self, message: str):
+        say(f"error: {message} (see --help)")
+        raise SystemExit(2)
 
 
 # --- Ctrl-C and torch, from the first line on --------------------------
@@ -123,13 +141,17 @@ def _steady_consoles() -> None:
 class _SteadyOutput:
     """stdout that stops printing, instead of stopping the run, when it
     cannot take more (a closed pipe, a full disk): ``lost`` says why.
+    With ascii=True (stderr), every line in ASCII: any console shows it.
     """
 
-    def __init__(self, stream):
+    def __init__(self, stream, ascii: bool = False):
         self.stream = stream
+        self.ascii = ascii
         self.lost: OSError | None = None
 
     def write(self, text: str) -> int:
+        if self.ascii:
+            text = text.encode("ascii", "backslashreplace").decode("ascii")
         if self.lost is None:
             try:
                 self.stream.write(text)
@@ -196,6 +218,7 @@ def exit_status(main, argv: list[str] | None = None) -> int:
         signal.signal(signal.SIGINT, signal.default_int_handler)
     _steady_consoles()
     output = sys.stdout = _SteadyOutput(sys.stdout)
+    errors = sys.stderr = _SteadyOutput(sys.stderr, ascii=True)
     try:
         code = main() if argv is None else main(argv)
     except SystemExit as stop:  # argparse's exit 2, or a script's own
@@ -212,7 +235,7 @@ def exit_status(main, argv: list[str] | None = None) -> int:
         code = 1
     finally:
         output.flush()
-        sys.stdout = output.stream
+        sys.stdout, sys.stderr = output.stream, errors.stream
     if output.lost is not None and code == 0:
         reason = output.lost.strerror or output.lost
         say(

@@ -215,7 +215,6 @@ def only_run_on(path: Path):
     """
     lock = path.with_name(path.name + ".lock")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
         file = open(lock, "a+b")
     except OSError as error:  # a file where the folder should be...
         raise CheckpointError(
@@ -442,17 +441,21 @@ def settings_of(args: argparse.Namespace) -> dict:
     }
 
 
+def remove_unfinished_saves(path: Path) -> None:
+    """Delete what a run killed while saving left; the checkpoint itself is
+    still the previous, complete one. Only under only_run_on(): no other
+    run is saving now.
+    """
+    for stale in path.parent.glob(f"{glob.escape(path.name)}.*.tmp"):
+        stale.unlink()
+        print(f"removed {stale}, an unfinished save of an interrupted run")
+
+
 def previous_run(args: argparse.Namespace):
     """The checkpoint to continue from, or None to start afresh. Raises
     CheckpointError.
     """
     path = args.checkpoint
-    # Left by a run killed while saving (this run holds the lock, so no
-    # other run is saving now); the checkpoint itself is still the
-    # previous, complete one.
-    for stale in path.parent.glob(f"{glob.escape(path.name)}.*.tmp"):
-        stale.unlink()
-        print(f"removed {stale}, an unfinished save of an interrupted run")
     if not path.exists():
         if args.resume:
             print(f"no checkpoint at {path} yet: starting from epoch 1")
@@ -597,11 +600,6 @@ def train_epochs(args, model, optimizer, data, checkpoint):
 
 def train(args: argparse.Namespace) -> int:
     """Continue the checkpoint or start afresh, and train up to --epochs."""
-    with only_run_on(args.checkpoint):
-        return train_alone(args)
-
-
-def train_alone(args: argparse.Namespace) -> int:
     checkpoint = previous_run(args)
     if checkpoint and checkpoint["epoch"] >= args.epochs:
         print(
@@ -613,7 +611,9 @@ def train_alone(args: argparse.Namespace) -> int:
     device, model, optimizer, data = prepare(args, checkpoint)
     # before the first epoch, not after
     check_writable(args.checkpoint, model)
-    history = train_epochs(args, model, optimizer, data, checkpoint)
+    with only_run_on(args.checkpoint):
+        remove_unfinished_saves(args.checkpoint)
+        history = train_epochs(args, model, optimizer, data, checkpoint)
     total = sum(entry["seconds"] for entry in history)
     epochs = f"{args.epochs} epoch" + ("s" if args.epochs != 1 else "")
     print(

@@ -15,7 +15,6 @@ torch): there, run it with --allow-fallback.
 
 from __future__ import annotations
 
-import argparse
 import platform
 import sys
 from importlib import metadata
@@ -255,15 +254,8 @@ def verify_fallback() -> str:
     return f"PyTorch works on {device} ({backend}, not DirectML)"
 
 
-class OneLineParser(argparse.ArgumentParser):
-    """A wrong option is one line too, not the usage and then the error."""
-
-    def error(self, message: str):
-        self.exit(2, f"error: {message} (see  {self.prog} --help)\n")
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = OneLineParser(
+    parser = script_guard.ArgumentParser(
         description="Check that PyTorch can use your GPU through DirectML."
     )
     parser.add_argument(
