@@ -100,21 +100,6 @@ def real_bytes(ws: Workspace, name: str) -> bytes:
     return ws.real.joinpath(*RAW, name).read_bytes()
 
 
-def truncated(name: str, size: int):
-    def setup(ws: Workspace) -> None:
-        data(**{name: real_bytes(ws, name)[:size]})(ws)
-
-    return setup
-
-
-def random_of_right_size(name: str):
-    def setup(ws: Workspace) -> None:
-        size = ws.real.joinpath(*RAW, name).stat().st_size
-        data(**{name: torch.randint(0, 256, (size,), dtype=torch.uint8).numpy().tobytes()})(ws)
-
-    return setup
-
-
 def checkpoint(content: Callable[[Workspace], bytes | None] | None = None):
     """{ck} holding the epoch-1 checkpoint, or what ``content`` makes of it (None: a folder)."""
 
@@ -146,10 +131,6 @@ def edited(change: Callable[[dict], None]):
 
 def wrong_shapes(value: dict) -> None:
     value["model"] = {key: torch.zeros(3) for key in value["model"]}
-
-
-def empty_history(value: dict) -> None:
-    value["history"] = []
 
 
 def file_in_the_way(ws: Workspace) -> None:
@@ -213,13 +194,6 @@ def file_for_a_folder(ws: Workspace) -> None:
         ws.monkeypatch.setenv(name, "http://127.0.0.1:9")
 
 
-def torch_device(value: str):
-    def setup(ws: Workspace) -> None:
-        ws.monkeypatch.setenv("TORCH_DEVICE", value)
-
-    return setup
-
-
 def notebook_settings(ws: Workspace) -> None:
     """The notebook script lays its options over a module-level dict: a copy, so no row leaves it changed."""
     module = load_snippet("train_mnist_notebook")
@@ -281,10 +255,6 @@ def repaired(ws: Workspace, outcome: Outcome) -> None:
     assert ws.data.joinpath(*RAW, IMAGES).stat().st_size == FILES[IMAGES][1]
 
 
-def no_temporary_left(ws: Workspace, outcome: Outcome) -> None:
-    assert sorted(p.name for p in ws.ck.parent.iterdir()) == [ws.ck.name]
-
-
 def nothing_written(name: str):
     def after(ws: Workspace, outcome: Outcome) -> None:
         assert not (ws.tmp / name).exists()
@@ -300,21 +270,6 @@ def nothing_made(ws: Workspace, outcome: Outcome) -> None:
     """Neither the data folder asked for nor the checkpoint folder was created."""
     assert not (ws.tmp / "none").exists()
     assert not ws.ck.parent.exists()
-
-
-def numbers(script: str, base: list[str], *cases: tuple[str, str]) -> list[Row]:
-    """A number out of range: argparse's exit 2 (the scripts' own types, the same under every torch)."""
-    return [
-        Row(
-            f"{script}: {option} {value}",
-            script,
-            [*base, option, value],
-            2,
-            (f"argument {option}: {value} must be ", "--help"),
-            marks=(ANY_TORCH,),
-        )
-        for option, value in cases
-    ]
 
 
 def no_torch(*scripts: str) -> list[Row]:

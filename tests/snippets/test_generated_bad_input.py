@@ -140,7 +140,8 @@ def judge(kind: str, script: str, ok: bool, outcome: Outcome | None = None, why:
     if ok:
         return
     if COUNT_FILE:
-        FAILURES[f"{script}: {kind}"] += 1
+        test = os.environ.get("PYTEST_CURRENT_TEST", "").split("::")[-1].split("[")[0].split(" ")[0]
+        FAILURES[f"{kind} | {test} | {script}"] += 1
         return
     shown = (
         ""
@@ -319,6 +320,11 @@ def in_place(place: Path, env: dict[str, str | None]):
             else:
                 mp.setenv(key, value)
         quiet_doctor(mp)
+        check = sys.modules["verify_training"]  # 2 steps for each of its --steps: the same code, in less time
+        real_train = check.train
+        mp.setattr(
+            check, "train", lambda model, data, device, steps, bf16=False: real_train(model, data, device, 2, bf16)
+        )
         notebook = sys.modules["train_mnist_notebook"]  # its settings: a module-level dict the options change
         mp.setattr(notebook, "settings", dict(notebook.settings))
         yield mp
@@ -345,10 +351,12 @@ SHORT = {"verify_training": ["--steps", "10"]}
 @pytest.mark.parametrize("script", SCRIPTS)
 def test_generated_command_lines(script, place):
     parser = parser_of(script)
+    ran = []
 
     @QUICK
     @given(data=st.data())
     def case(data):
+        ran.append(1)
         argv = data.draw(command_lines(parser), label="argv")
         env = environment(data.draw)
         data.draw(st.just(env), label="env")
@@ -358,6 +366,7 @@ def test_generated_command_lines(script, place):
         contract(script, outcome)
 
     case()
+    assert len(ran) >= EXAMPLES, f"{len(ran)} cases, not {EXAMPLES}"
 
 
 # ---- 2. damaged data files and checkpoints ----------------------------------------------------------------
@@ -548,25 +557,35 @@ FAILED_IMPORTS = [
 @pytest.mark.parametrize("script", SCRIPTS)
 def test_generated_import_faults(script):
     """torch (or torchvision) fails to import in each of its forms, or Ctrl-C lands while it imports."""
-    real_import = importlib.import_module
+    real_import_module, real_import = importlib.import_module, builtins.__import__
 
     @few(12)
     @given(fault=st.sampled_from(FAILED_IMPORTS), nth=st.integers(1, 2))
     def case(fault, nth):
-        calls = []
+        seen = []  # torch, then torchvision: the fault comes with the first import of the nth of them
 
-        def failing(name, package=None):
-            if name in ("torch", "torchvision"):
-                calls.append(name)
-                if len(calls) == nth:
+        def maybe_fail(name):
+            top = name.split(".")[0]
+            if top in ("torch", "torchvision") and top not in seen:
+                seen.append(top)
+                if len(seen) == nth:
                     raise fault
-            return real_import(name, package)
+
+        def failing_import_module(name, package=None):
+            maybe_fail(name)
+            return real_import_module(name, package)
+
+        def failing_import(name, globals=None, locals=None, fromlist=(), level=0):
+            if level == 0:  # `import torch`, `from torchvision import datasets`
+                maybe_fail(name)
+            return real_import(name, globals, locals, fromlist, level)
 
         with pytest.MonkeyPatch.context() as mp:
-            mp.setattr(importlib, "import_module", failing)
+            mp.setattr(importlib, "import_module", failing_import_module)
+            mp.setattr(builtins, "__import__", failing_import)
             outcome = run_as_program(script, ["--help"])
         contract(script, outcome)
-        if calls[nth - 1 : nth]:  # the fault happened
+        if len(seen) >= nth:  # the fault happened
             wanted = 130 if isinstance(fault, KeyboardInterrupt) else 1
             judge("exit status", script, outcome.code == wanted, outcome, f"not {wanted} after {fault!r}")
 
@@ -742,7 +761,7 @@ def test_generated_stdout_that_cannot_take_it(place, tmp_path_factory):
     )
     def case(script, encoding, room, error):
         args = STDOUT_CASES[script]
-        argv = None if args is None else args.format(named=named).split()
+        argv = None if args is None else [arg.format(named=named) for arg in args.split()]  # {named} holds a space
         with in_place(work, {"TORCH_DEVICE": None}):
             outcome = run_main(script, argv, stdout=Pipe(encoding, room, error))
         contract(script, outcome)
