@@ -22,7 +22,13 @@ from __future__ import annotations
 
 import sys
 
-import script_guard
+try:  # the door of every script, saved next to this one
+    import script_guard
+except ImportError:
+    sys.exit(
+        "error: script_guard.py is not next to this script: save it "
+        "there (the guide's set-up page, step 5)"
+    )
 
 # Before anything imports torch: Ctrl-C, a torch that does not load
 # and the console each end in one line, never in a traceback.

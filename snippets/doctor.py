@@ -32,7 +32,13 @@ from importlib import metadata
 from pathlib import Path
 from urllib.parse import quote
 
-import script_guard
+try:  # the door of every script, saved next to this one
+    import script_guard
+except ImportError:
+    sys.exit(
+        "error: script_guard.py is not next to this script: save it "
+        "there (the guide's set-up page, step 5)"
+    )
 
 # Ctrl-C and the console: one line, never a traceback.
 script_guard.start()

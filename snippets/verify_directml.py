@@ -19,7 +19,13 @@ import platform
 import sys
 from importlib import metadata
 
-import script_guard
+try:  # the door of every script, saved next to this one
+    import script_guard
+except ImportError:
+    sys.exit(
+        "error: script_guard.py is not next to this script: save it "
+        "there (the guide's set-up page, step 5)"
+    )
 
 # Ctrl-C and the console: one line, never a traceback (torch-directml
 # is imported later, and its failures are this script's own diagnosis).
