@@ -2,14 +2,39 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
+import generated_cases
 from bad_input import trained_checkpoint
+from guide_harness import load_snippet
 
 
 @pytest.fixture(scope="module")
 def trained(fashion_mnist_root, tmp_path_factory) -> Path:
     """A checkpoint after epoch 1 of the bad-input tables' training run (tests/bad_input.py's TRAIN)."""
     return trained_checkpoint(fashion_mnist_root, tmp_path_factory.mktemp("trained"))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def counts():
+    """GENERATED_COUNT=FILE: the generated tests' failures per class, written to FILE."""
+    yield
+    if generated_cases.COUNT_FILE:
+        Path(generated_cases.COUNT_FILE).write_text(
+            json.dumps(dict(sorted(generated_cases.FAILURES.items())), indent=1) + "\n", encoding="utf-8"
+        )
+
+
+@pytest.fixture(scope="module")
+def place(tmp_path_factory, fashion_mnist_root) -> Path:
+    """The folder the generated cases run in (their working directory): broken data, a file where a folder should
+    be, an existing folder, and the real data (``real``, never written)."""
+    for script in generated_cases.SCRIPTS:  # each imported once, here
+        load_snippet(script)
+    root = tmp_path_factory.mktemp("generated")
+    (root / "real").symlink_to(fashion_mnist_root)
+    generated_cases.furnish(root)
+    return root
