@@ -20,13 +20,19 @@ ratio.
 
 from __future__ import annotations
 
-import importlib
 import sys
 
-try:  # a Python without torch: one line, not a traceback
-    importlib.import_module("torchvision")
-except ImportError as error:
-    raise SystemExit(f"error: {error}: python doctor.py says why") from None
+try:  # the door of every script, saved next to this one
+    import script_guard
+except ImportError:
+    sys.exit(
+        "error: script_guard.py is not next to this script: save it "
+        "there (the guide's set-up page, step 5)"
+    )
+
+# Before anything imports torch: Ctrl-C, a torch that does not load
+# and the console each end in one line, never in a traceback.
+script_guard.start("torch", "torchvision")
 
 # --8<-- [start:imports]
 import json
@@ -48,9 +54,10 @@ from mnist_data import (
     non_negative_int,
     positive_float,
     positive_int,
+    seed_number,
 )
+from script_guard import cannot_write
 from train_mnist import (
-    cannot_write,
     synchronize,
     timed_epoch,
     train_one_epoch,
@@ -141,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--batch-size", type=positive_int, default=128)
     parser.add_argument("--lr", type=positive_float, default=0.01)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=seed_number, default=0)
     parser.add_argument(
         "--num-workers",
         type=non_negative_int,
@@ -162,11 +169,7 @@ def main(argv: list[str] | None = None) -> int:
             f"error: cannot write {args.json} ({problem})", file=sys.stderr
         )
         return 1
-    try:
-        return benchmark(args)
-    except KeyboardInterrupt:
-        print("error: interrupted (Ctrl-C)", file=sys.stderr)
-        return 130
+    return benchmark(args)
 
 
 def benchmark(args) -> int:
@@ -271,4 +274,4 @@ def benchmark(args) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    script_guard.run(main)

@@ -13,13 +13,19 @@ start-up costs are not training speed), and the clock is read only after the
 device has finished its queued work.
 """
 
-import importlib
 import sys
 
-try:  # a Python without torch: one line, not a traceback
-    importlib.import_module("torch")
-except ImportError as error:
-    raise SystemExit(f"error: {error}: python doctor.py says why") from None
+try:  # the door of every script, saved next to this one
+    import script_guard
+except ImportError:
+    sys.exit(
+        "error: script_guard.py is not next to this script: save it "
+        "there (the guide's set-up page, step 5)"
+    )
+
+# Before anything imports torch: Ctrl-C, a torch that does not load
+# and the console each end in one line, never in a traceback.
+script_guard.start("torch")
 
 # --8<-- [start:imports]
 import json
@@ -37,9 +43,10 @@ from mnist_data import (
     load_dataset,
     positive_float,
     positive_int,
+    seed_number,
 )
+from script_guard import cannot_write
 from train_mnist import (
-    cannot_write,
     evaluate,
     synchronize,
     timed_epoch,
@@ -109,7 +116,7 @@ def main(argv=None) -> int:
     parser.add_argument("--epochs", type=positive_int, default=3)
     parser.add_argument("--batch-size", type=positive_int, default=64)
     parser.add_argument("--lr", type=positive_float, default=1e-3)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=seed_number, default=0)
     parser.add_argument("--warmup-steps", type=positive_int, default=20)
     parser.add_argument(
         "--limit-train",
@@ -140,11 +147,7 @@ def main(argv=None) -> int:
             f"error: cannot write {args.json} ({problem})", file=sys.stderr
         )
         return 1
-    try:
-        return benchmark(args)
-    except KeyboardInterrupt:
-        print("error: interrupted (Ctrl-C)", file=sys.stderr)
-        return 130
+    return benchmark(args)
 
 
 def benchmark(args) -> int:
@@ -260,4 +263,4 @@ def benchmark(args) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    script_guard.run(main)

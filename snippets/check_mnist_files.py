@@ -22,6 +22,18 @@ import hashlib
 import sys
 from pathlib import Path
 
+try:  # the door of every script, saved next to this one
+    import script_guard
+except ImportError:
+    sys.exit(
+        "error: script_guard.py is not next to this script: save it "
+        "there (the guide's set-up page, step 5)"
+    )
+
+# Before anything imports torch: Ctrl-C, a torch that does not load
+# and the console each end in one line, never in a traceback.
+script_guard.start("torch", "torchvision")
+
 # The same dataset classes, parser and options as mnist_data.py, its
 # neighbour: .resources lists (file name, MD5), .mirrors the hosts.
 from mnist_data import DATASETS, ArgumentParser, add_data_options, damage
@@ -59,7 +71,7 @@ def check_files(
         unpacked = raw / filename.removesuffix(".gz")
         if unpacked.is_file():
             # an interrupted unpacking: delete it, --download unpacks again
-            status = "DAMAGED" if damage(unpacked) else "OK"
+            status = "DAMAGED" if damage(unpacked, name) else "OK"
             results.append((unpacked.name, status))
     return raw, results
 
@@ -73,14 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     add_data_options(parser, download=False)
     args = parser.parse_args(argv)
-    # A GBK or cp1252 console cannot show every folder name: \\uXXXX then.
-    if hasattr(sys.stdout, "reconfigure"):  # a console, not a StringIO
-        sys.stdout.reconfigure(errors="backslashreplace")
-    try:
-        raw, results = check_files(args.dataset, args.data_dir)
-    except KeyboardInterrupt:
-        print("error: interrupted (Ctrl-C)", file=sys.stderr)
-        return 130
+    raw, results = check_files(args.dataset, args.data_dir)
     print(
         f"{args.dataset}: checking {len(results)} files in {raw} against "
         "torchvision's MD5 checksums"
@@ -106,4 +111,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    script_guard.run(main)

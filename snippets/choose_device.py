@@ -12,13 +12,19 @@ Force a device with an argument or the TORCH_DEVICE environment variable:
 
 from __future__ import annotations
 
-import importlib
 import sys
 
-try:  # a Python without torch: one line, not a traceback
-    importlib.import_module("torch")
-except ImportError as error:
-    raise SystemExit(f"error: {error}: python doctor.py says why") from None
+try:  # the door of every script, saved next to this one
+    import script_guard
+except ImportError:
+    sys.exit(
+        "error: script_guard.py is not next to this script: save it "
+        "there (the guide's set-up page, step 5)"
+    )
+
+# Before anything imports torch: Ctrl-C, a torch that does not load
+# and the console each end in one line, never in a traceback.
+script_guard.start("torch")
 
 # What other scripts (and yours) may use; the rest may change.
 __all__ = [
@@ -29,11 +35,14 @@ __all__ = [
 ]
 
 # --8<-- [start:choose_device]
-import argparse
 import os
 import re
 
 import torch
+
+# the one-line parser of every script, here too for the scripts that
+# import it from here
+from script_guard import ArgumentParser
 
 DEVICE_ENV_VAR = "TORCH_DEVICE"
 
@@ -56,10 +65,13 @@ KINDS = "dml, dml:N, xpu, xpu:N, cuda, cuda:N (CUDA or ROCm) or cpu"
 
 def _parse(request: str) -> tuple[str, int | None]:
     kind, _, index = request.strip().lower().partition(":")
+    # ASCII digits only: "²".isdigit() is true, but int("²") fails
     if kind not in {"dml", "xpu", "cuda", "cpu"} or (
-        index and not index.isdigit()
+        index and not (index.isascii() and index.isdecimal())
     ):
-        raise DeviceChoiceError(f"unknown device {request!r}: use {KINDS}")
+        raise DeviceChoiceError(
+            f"unknown device {ascii(request)}: use {KINDS}"
+        )
     return kind, int(index) if index else None
 
 
@@ -217,15 +229,6 @@ def choose_device(request: str | None = None) -> tuple[torch.device, str]:
 # --8<-- [end:choose_device]
 
 
-class ArgumentParser(argparse.ArgumentParser):
-    """argparse that reports a bad argument in one line, 'error: ...', with
-    argparse's exit code 2.
-    """
-
-    def error(self, message: str):
-        self.exit(2, f"error: {message} (see --help)\n")
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = ArgumentParser(
         description="Show which device PyTorch will use, and why."
@@ -240,12 +243,9 @@ def main(argv: list[str] | None = None) -> int:
     except DeviceChoiceError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        print("error: interrupted (Ctrl-C)", file=sys.stderr)
-        return 130
     print(f"device: {device}  ({reason})")
     return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    script_guard.run(main)

@@ -34,6 +34,17 @@ from importlib import metadata
 from pathlib import Path
 from urllib.parse import quote
 
+try:  # the door of every script, saved next to this one
+    import script_guard
+except ImportError:
+    sys.exit(
+        "error: script_guard.py is not next to this script: save it "
+        "there (the guide's set-up page, step 5)"
+    )
+
+# Ctrl-C and the console: one line, never a traceback.
+script_guard.start()
+
 try:  # beside this file in the guide's zip; without it, no device table
     import gpu_identity
 except ImportError:
@@ -1139,15 +1150,8 @@ def report(findings: list[Finding], names: list[str]) -> str:
     return json.dumps({"problems": problems, "findings": entries}, indent=1)
 
 
-class OneLineParser(argparse.ArgumentParser):
-    """A wrong option is one line too, not the usage and then the error."""
-
-    def error(self, message: str):
-        self.exit(2, f"error: {message} (see  {self.prog} --help)\n")
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = OneLineParser(
+    parser = script_guard.ArgumentParser(
         description="Look at this machine and name what to fix before "
         "training PyTorch on its GPU."
     )
@@ -1165,11 +1169,13 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(probe_torch()))
         return 0
 
-    try:
-        findings = diagnose()
-    except KeyboardInterrupt:
-        print("error: interrupted (Ctrl-C)", file=sys.stderr)
-        return 130
+    # before the probe's seconds: a folder, read-only, no such folder...
+    if args.json and (problem := script_guard.cannot_write(args.json)):
+        print(
+            f"error: cannot write {args.json} ({problem})", file=sys.stderr
+        )
+        return 1
+    findings = diagnose()
     for finding in findings:
         print(finding.line())
     if args.json:
@@ -1197,4 +1203,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    script_guard.run(main)

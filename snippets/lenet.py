@@ -6,6 +6,19 @@ Run it to see the layer shapes and the number of parameters:
     python lenet.py
 """
 
+import sys
+
+try:  # the door of every script, saved next to this one
+    import script_guard
+except ImportError:
+    sys.exit(
+        "error: script_guard.py is not next to this script: save it "
+        "there (the guide's set-up page, step 5)"
+    )
+
+# Ctrl-C and a torch that does not load: one line, never a traceback.
+script_guard.start("torch")
+
 # What other scripts (and yours) may use.
 __all__ = ["LeNet"]
 
@@ -57,4 +70,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    script_guard.run(main)

@@ -14,13 +14,19 @@ once, and each batch is picked from tensors that are already there.
 
 from __future__ import annotations
 
-import importlib
 import sys
 
-try:  # a Python without torch: one line, not a traceback
-    importlib.import_module("torchvision")
-except ImportError as error:
-    raise SystemExit(f"error: {error}: python doctor.py says why") from None
+try:  # the door of every script, saved next to this one
+    import script_guard
+except ImportError:
+    sys.exit(
+        "error: script_guard.py is not next to this script: save it "
+        "there (the guide's set-up page, step 5)"
+    )
+
+# Before anything imports torch: Ctrl-C, a torch that does not load
+# and the console each end in one line, never in a traceback.
+script_guard.start("torch", "torchvision")
 
 # What other scripts (and yours) may use; the rest may change.
 __all__ = [
@@ -35,10 +41,12 @@ __all__ = [
     "non_negative_int",
     "positive_float",
     "positive_int",
+    "seed_number",
 ]
 
 # --8<-- [start:data]
 import argparse
+import hashlib
 import math
 from pathlib import Path
 from urllib.error import URLError
@@ -46,6 +54,10 @@ from urllib.error import URLError
 import torch
 from torchvision import datasets
 from torchvision.datasets.utils import download_and_extract_archive
+
+# the one-line parser of every script, here too for the scripts that
+# import it from here
+from script_guard import ArgumentParser
 
 # torchvision reads (and downloads) both sets in the same IDX format, into
 # <data-dir>/<folder>/raw.
@@ -70,28 +82,50 @@ class DatasetError(RuntimeError):
     """The dataset is missing, unreadable, or could not be downloaded."""
 
 
-class ArgumentParser(argparse.ArgumentParser):
-    """argparse that reports a bad argument in one line, 'error: ...', with
-    argparse's exit code 2.
-    """
-
-    def error(self, message: str):
-        self.exit(2, f"error: {message} (see --help)\n")
-
-
 def _one_line(error: BaseException) -> str:
     return (str(error).strip().splitlines() or [type(error).__name__])[0]
 
 
-def damage(path: Path) -> str:
-    """What is wrong with an unpacked file ("" when it looks whole)."""
+# The SHA-256 of Fashion-MNIST's two label files, unpacked (computed
+# 2026-12-05 from Debian's fashion-mnist package): the same names and sizes
+# as MNIST's, so only their content tells that they are not MNIST.
+FASHION_LABELS = {
+    "train-labels-idx1-ubyte": (
+        "bad3541b69d912435c50bb6ba87bec294ff4f6a2e1246121d8633921760443d9"
+    ),
+    "t10k-labels-idx1-ubyte": (
+        "0402a96d92fd2663957122ceb108a494c5af83dab82d92729df917d7dec38c34"
+    ),
+}
+
+
+def damage(path: Path, name: str = "") -> str:
+    """What is wrong with an unpacked file of dataset ``name`` ("" when it
+    looks whole): its size, its IDX header, its labels.
+    """
     magic, size = UNPACKED[path.name]
     actual = path.stat().st_size
     if actual != size:
         return f"{actual} bytes, not {size}"
     with path.open("rb") as file:
-        if int.from_bytes(file.read(4), "big") != magic:
-            return "not an IDX file"
+        # the labels whole (60 KB at most), of the images their header
+        content = file.read(16 if magic == 2051 else size)
+    header = [
+        int.from_bytes(content[at : at + 4], "big") for at in (0, 4, 8, 12)
+    ]
+    if header[0] != magic:
+        return "not an IDX file"
+    if magic == 2051:  # images: count, 28 rows, 28 columns
+        if header[1:] != [(size - 16) // 784, 28, 28]:
+            return f"an IDX header of {header[1:]}, not N x 28 x 28"
+        return ""
+    if header[1] != size - 8:
+        return f"an IDX header for {header[1]} labels, not {size - 8}"
+    if max(content[8:]) > 9:
+        return f"a label of {max(content[8:])}, not 0 to 9"
+    digest = hashlib.sha256(content).hexdigest()
+    if name == "mnist" and digest == FASHION_LABELS[path.name]:
+        return "these are Fashion-MNIST's labels, not MNIST's"
     return ""
 
 
@@ -102,9 +136,9 @@ def _check_files(name: str, data_dir: Path) -> None:
     raw = data_dir / DATASETS[name].__name__ / "raw"
     for filename in UNPACKED:
         path = raw / filename
-        if path.is_file() and damage(path):
+        if path.is_file() and (problem := damage(path, name)):
             raise DatasetError(
-                f"{path} is damaged ({damage(path)}): run again with "
+                f"{path} is damaged ({problem}): run again with "
                 "--download to fetch it again"
             )
 
@@ -121,7 +155,7 @@ def _download(name: str, data_dir: Path) -> None:
     raw = data_dir / dataset_class.__name__ / "raw"
     for filename, md5 in dataset_class.resources:
         unpacked = raw / filename.removesuffix(".gz")
-        if unpacked.is_file() and not damage(unpacked):
+        if unpacked.is_file() and not damage(unpacked, name):
             continue
         # A damaged file is fetched again, not kept because it exists.
         unpacked.unlink(missing_ok=True)
@@ -284,6 +318,9 @@ def epoch_generator(seed: int, epoch: int) -> torch.Generator:
 def _number(text: str, kind, allowed, rule: str):
     """``text`` as ``kind`` (int or float) if ``allowed(value)``."""
     try:
+        # int() also reads other scripts' digits ("\u0663"): ASCII only
+        if not text.isascii():
+            raise ValueError
         value = kind(text)
     except ValueError:
         what = "a whole number" if kind is int else "a number"
@@ -301,6 +338,13 @@ def positive_int(text: str) -> int:
 
 def non_negative_int(text: str) -> int:
     return _number(text, int, lambda value: value >= 0, "0 or more")
+
+
+def seed_number(text: str) -> int:
+    # torch's generators take 64 bits; epoch_generator() multiplies it
+    return _number(
+        text, int, lambda value: 0 <= value < 2**32, "0 to 2**32-1"
+    )
 
 
 def positive_float(text: str) -> float:
@@ -353,9 +397,6 @@ def main(argv: list[str] | None = None) -> int:
     except DatasetError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        print("error: interrupted (Ctrl-C)", file=sys.stderr)
-        return 130
     print(
         f"{args.dataset}: {len(train_x)} training and {len(test_x)} "
         f"test images of shape {tuple(train_x.shape[1:])}, {train_x.dtype}"
@@ -369,4 +410,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    script_guard.run(main)

@@ -21,13 +21,19 @@ be made, 2 for a wrong command line.
 
 from __future__ import annotations
 
-import importlib
 import sys
 
-try:  # a Python without torch: one line, not a traceback
-    importlib.import_module("torchvision")
-except ImportError as error:
-    raise SystemExit(f"error: {error}: python doctor.py says why") from None
+try:  # the door of every script, saved next to this one
+    import script_guard
+except ImportError:
+    sys.exit(
+        "error: script_guard.py is not next to this script: save it "
+        "there (the guide's set-up page, step 5)"
+    )
+
+# Before anything imports torch: Ctrl-C, a torch that does not load
+# and the console each end in one line, never in a traceback.
+script_guard.start("torch", "torchvision")
 
 import argparse
 import datetime
@@ -54,7 +60,8 @@ from mnist_data import (
     load_dataset,
     positive_int,
 )
-from train_mnist import cannot_write, evaluate, timed_epoch
+from script_guard import cannot_write
+from train_mnist import evaluate, timed_epoch
 
 SCHEMA = "directml-guide-run-report"
 SCHEMA_VERSION = 1
@@ -455,7 +462,7 @@ def parse_args(argv):
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     # before minutes of work: a folder, no folder, read-only...
-    if problem := cannot_write(args.out):
+    if problem := cannot_write(args.out, room=1 << 20):
         print(
             f"error: cannot write {args.out} ({problem})", file=sys.stderr
         )
@@ -475,7 +482,14 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args.out.write_text(text, encoding="utf-8")
     except OSError as error:
-        print(f"error: cannot write {args.out}: {error}", file=sys.stderr)
+        # Minutes of work: never lost. The report goes to the console,
+        # to copy from there.
+        print(text)
+        print(
+            f"error: cannot write {args.out} ({error.strerror or error}): "
+            "the report is printed above instead; copy it from there",
+            file=sys.stderr,
+        )
         return 1
     check_result = (
         "passed" if report["training_check"]["passed"] else ("FAILED")
@@ -494,4 +508,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    script_guard.run(main)

@@ -16,13 +16,19 @@ killed process never leaves a half-written checkpoint.
 
 from __future__ import annotations
 
-import importlib
 import sys
 
-try:  # a Python without torch: one line, not a traceback
-    importlib.import_module("torch")
-except ImportError as error:
-    raise SystemExit(f"error: {error}: python doctor.py says why") from None
+try:  # the door of every script, saved next to this one
+    import script_guard
+except ImportError:
+    sys.exit(
+        "error: script_guard.py is not next to this script: save it "
+        "there (the guide's set-up page, step 5)"
+    )
+
+# Before anything imports torch: Ctrl-C, a torch that does not load
+# and the console each end in one line, never in a traceback.
+script_guard.start("torch")
 
 # What other scripts (and yours) may use; the rest may change.
 __all__ = [
@@ -36,6 +42,8 @@ __all__ = [
 # --8<-- [start:imports]
 import argparse
 import contextlib
+import glob
+import math
 import os
 import time
 from pathlib import Path
@@ -54,7 +62,9 @@ from mnist_data import (
     load_dataset,
     positive_float,
     positive_int,
+    seed_number,
 )
+from script_guard import cannot_write
 
 # --8<-- [end:imports]
 
@@ -198,8 +208,46 @@ class CheckpointError(RuntimeError):
 
 
 def temporary_path(path: Path) -> Path:
-    # same folder, so the same drive: os.replace works there
-    return path.with_name(path.name + ".tmp")
+    # same folder, so the same drive: os.replace works there; this
+    # process's own name, so that no other run can delete it
+    return path.with_name(f"{path.name}.{os.getpid()}.tmp")
+
+
+@contextlib.contextmanager
+def only_run_on(path: Path):
+    """Hold ``path``'s lock for the whole run, so that a second run on the
+    same checkpoint stops in one line instead of overwriting this one's
+    epochs. The system frees the lock when the process ends, even killed.
+    """
+    lock = path.with_name(path.name + ".lock")
+    try:
+        file = open(lock, "a+b")
+    except OSError as error:  # a file where the folder should be...
+        raise CheckpointError(
+            f"cannot write the checkpoint {path} "
+            f"({error.strerror or error}): pass another --checkpoint"
+        ) from None
+    try:
+        if os.name == "nt":
+            import msvcrt
+
+            msvcrt.locking(file.fileno(), msvcrt.LK_NBLCK, 1)
+        else:
+            import fcntl
+
+            fcntl.flock(file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        file.close()
+        raise CheckpointError(
+            f"another run is training into {path} now: wait for it to "
+            "finish, or pass another --checkpoint"
+        ) from None
+    try:
+        yield
+    finally:
+        file.close()
+        with contextlib.suppress(OSError):
+            lock.unlink()
 
 
 def to_cpu(value):
@@ -215,30 +263,15 @@ def to_cpu(value):
     return value
 
 
-def cannot_write(path: Path) -> str:
-    """Why no file can be written at ``path`` ("" when one can), found by
-    writing an empty temporary file beside it: before the work, not after.
-    """
-    if path.is_dir():
-        return "it is a folder"
-    temporary = temporary_path(path)
-    try:
-        temporary.write_bytes(b"")
-        temporary.unlink()
-    # no such folder, read-only, protected (Windows' Controlled folder
-    # access)...
-    except OSError as error:
-        return error.strerror or str(error)
-    return ""
-
-
-def check_writable(path: Path) -> None:
+def check_writable(path: Path, model) -> None:
     """Raise CheckpointError now, before an epoch is trained, if the
-    checkpoint cannot be written.
+    checkpoint cannot be written: the file itself, and room for it.
     """
+    # the weights and Adam's two running averages of each
+    size = 3 * sum(p.numel() * p.element_size() for p in model.parameters())
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        problem = cannot_write(path)
+        problem = cannot_write(path, room=size + (1 << 20))
     except OSError as error:  # a file where the folder should be
         problem = error.strerror or str(error)
     if problem:
@@ -296,16 +329,40 @@ def load_checkpoint(path: Path) -> dict:
             f"cannot read checkpoint {path}: it is damaged or not a "
             f"checkpoint ({type(error).__name__}: {reason})"
         ) from None
-    if (
-        not isinstance(checkpoint, dict)
-        or checkpoint.get("format") != CHECKPOINT_FORMAT
-        or not CHECKPOINT_KEYS <= checkpoint.keys()
-        or not checkpoint["history"]
-    ):
+    if not is_checkpoint(checkpoint):
         raise CheckpointError(
             f"{path} is not a checkpoint written by train_mnist.py"
         )
     return checkpoint
+
+
+def is_checkpoint(value) -> bool:
+    """True for what save_checkpoint writes: its keys, with their types."""
+    if (
+        not isinstance(value, dict)
+        or value.get("format") != CHECKPOINT_FORMAT
+        or not CHECKPOINT_KEYS <= value.keys()
+    ):
+        return False
+    epoch, history = value["epoch"], value["history"]
+    numbers = (int, float)
+    return (
+        isinstance(value["settings"], dict)
+        and isinstance(value["model"], dict)
+        and isinstance(value["optimizer"], dict)
+        and type(epoch) is int
+        and isinstance(history, list)
+        and len(history) == epoch >= 1
+        and all(
+            isinstance(entry, dict)
+            and type(entry.get("epoch")) is int
+            and all(
+                isinstance(entry.get(key), numbers)
+                for key in ("loss", "accuracy", "seconds")
+            )
+            for entry in history
+        )
+    )
 
 
 # --8<-- [end:checkpoint]
@@ -334,7 +391,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--seed",
-        type=int,
+        type=seed_number,
         default=0,
         help="same seed, same initial weights and batch order",
     )
@@ -368,6 +425,11 @@ def parse_args(argv=None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.checkpoint is None:
         args.checkpoint = Path("checkpoints") / f"lenet-{args.dataset}.pt"
+    if args.checkpoint.name in ("", ".", "..") or args.checkpoint.is_dir():
+        parser.error(
+            f"argument --checkpoint: {args.checkpoint} is a folder: "
+            "give a file name, such as checkpoints\\lenet.pt"
+        )
     return args
 
 
@@ -385,17 +447,21 @@ def settings_of(args: argparse.Namespace) -> dict:
     }
 
 
+def remove_unfinished_saves(path: Path) -> None:
+    """Delete what a run killed while saving left; the checkpoint itself is
+    still the previous, complete one. Only under only_run_on(): no other
+    run is saving now.
+    """
+    for stale in path.parent.glob(f"{glob.escape(path.name)}.*.tmp"):
+        stale.unlink()
+        print(f"removed {stale}, an unfinished save of an interrupted run")
+
+
 def previous_run(args: argparse.Namespace):
     """The checkpoint to continue from, or None to start afresh. Raises
     CheckpointError.
     """
     path = args.checkpoint
-    stale = temporary_path(path)
-    if stale.exists():
-        # Left by a run killed while saving; the checkpoint itself is still
-        # the previous, complete one.
-        stale.unlink()
-        print(f"removed {stale}, an unfinished save of an interrupted run")
     if not path.exists():
         if args.resume:
             print(f"no checkpoint at {path} yet: starting from epoch 1")
@@ -407,11 +473,14 @@ def previous_run(args: argparse.Namespace):
         )
     checkpoint = load_checkpoint(path)
     saved, wanted = checkpoint["settings"], settings_of(args)
-    for key in ("model", "dataset", "limit_train"):
-        if saved.get(key) != wanted[key]:
+    # Every setting it saved: another batch size or seed would silently
+    # continue a different run.
+    for key, value in wanted.items():
+        if saved.get(key) != value:
+            option = "--" + key.replace("_", "-")
             raise CheckpointError(
-                f"{path} was made with {key}={saved.get(key)!r}, "
-                f"not {wanted[key]!r}: pass the same settings, "
+                f"{path} was made with {option} {saved.get(key)!r}, "
+                f"not {value!r}: pass the same settings, "
                 "or another --checkpoint to start again"
             )
     return checkpoint
@@ -496,6 +565,13 @@ def train_epochs(args, model, optimizer, data, checkpoint):
             generator,
             progress_label=f"epoch {epoch}/{args.epochs}",
         )
+        if not math.isfinite(loss):
+            # A diverged run is no result: the last good checkpoint stays.
+            raise CheckpointError(
+                f"epoch {epoch}: the loss is {loss}, training diverged "
+                f"(a learning rate too high? --lr {args.lr}); "
+                f"epoch {epoch} is not saved: pass a smaller --lr"
+            )
         accuracy = evaluate(model, test_images, test_labels)
         history.append(
             {
@@ -539,8 +615,11 @@ def train(args: argparse.Namespace) -> int:
         )
         return 0
     device, model, optimizer, data = prepare(args, checkpoint)
-    check_writable(args.checkpoint)  # before the first epoch, not after
-    history = train_epochs(args, model, optimizer, data, checkpoint)
+    # before the first epoch, not after
+    check_writable(args.checkpoint, model)
+    with only_run_on(args.checkpoint):
+        remove_unfinished_saves(args.checkpoint)
+        history = train_epochs(args, model, optimizer, data, checkpoint)
     total = sum(entry["seconds"] for entry in history)
     epochs = f"{args.epochs} epoch" + ("s" if args.epochs != 1 else "")
     print(
@@ -552,9 +631,6 @@ def train(args: argparse.Namespace) -> int:
 
 def main(argv=None) -> int:
     args = parse_args(argv)
-    # A GBK or cp1252 console cannot show every folder name: \\uXXXX then.
-    if hasattr(sys.stdout, "reconfigure"):  # a console, not a StringIO
-        sys.stdout.reconfigure(errors="backslashreplace")
     try:
         return train(args)
     except (CheckpointError, DatasetError, DeviceChoiceError) as error:
@@ -577,4 +653,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    script_guard.run(main)

@@ -15,10 +15,21 @@ torch): there, run it with --allow-fallback.
 
 from __future__ import annotations
 
-import argparse
 import platform
 import sys
 from importlib import metadata
+
+try:  # the door of every script, saved next to this one
+    import script_guard
+except ImportError:
+    sys.exit(
+        "error: script_guard.py is not next to this script: save it "
+        "there (the guide's set-up page, step 5)"
+    )
+
+# Ctrl-C and the console: one line, never a traceback (torch-directml
+# is imported later, and its failures are this script's own diagnosis).
+script_guard.start()
 
 # Wheels of torch-directml exist for CPython 3.8 to 3.12 only.
 SUPPORTED_PYTHON = ((3, 8), (3, 12))
@@ -249,15 +260,8 @@ def verify_fallback() -> str:
     return f"PyTorch works on {device} ({backend}, not DirectML)"
 
 
-class OneLineParser(argparse.ArgumentParser):
-    """A wrong option is one line too, not the usage and then the error."""
-
-    def error(self, message: str):
-        self.exit(2, f"error: {message} (see  {self.prog} --help)\n")
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = OneLineParser(
+    parser = script_guard.ArgumentParser(
         description="Check that PyTorch can use your GPU through DirectML."
     )
     parser.add_argument(
@@ -274,11 +278,7 @@ def main(argv: list[str] | None = None) -> int:
         ),
     )
     args = parser.parse_args(argv)
-    try:
-        return check(args.adapter, args.allow_fallback)
-    except KeyboardInterrupt:
-        print("error: interrupted (Ctrl-C)", file=sys.stderr)
-        return 130
+    return check(args.adapter, args.allow_fallback)
 
 
 def check(adapter: int | None, allow_fallback: bool) -> int:
@@ -313,4 +313,4 @@ def check(adapter: int | None, allow_fallback: bool) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    script_guard.run(main)

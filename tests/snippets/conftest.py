@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
+import generated_cases
 from bad_input import trained_checkpoint
 from gpu_stand_in import STAND_IN_TABLE
+from guide_harness import load_snippet
+
+
+from guide_harness import load_snippet
 
 
 @pytest.fixture(scope="module")
@@ -19,11 +25,29 @@ def trained(fashion_mnist_root, tmp_path_factory) -> Path:
 @pytest.fixture
 def device_table(tmp_path, monkeypatch) -> Path:
     """The stand-in table written where gpu_identity.py reads it (never at snippets/gpu_devices.json)."""
-    import json
-
-    from guide_harness import load_snippet
-
     path = tmp_path / "gpu_devices.json"
     path.write_text(json.dumps(STAND_IN_TABLE), encoding="utf-8")
     monkeypatch.setattr(load_snippet("gpu_identity"), "TABLE", path)
     return path
+
+
+@pytest.fixture(scope="module", autouse=True)
+def counts():
+    """GENERATED_COUNT=FILE: the generated tests' failures per class, written to FILE."""
+    yield
+    if generated_cases.COUNT_FILE:
+        Path(generated_cases.COUNT_FILE).write_text(
+            json.dumps(dict(sorted(generated_cases.FAILURES.items())), indent=1) + "\n", encoding="utf-8"
+        )
+
+
+@pytest.fixture(scope="module")
+def place(tmp_path_factory, fashion_mnist_root) -> Path:
+    """The folder the generated cases run in (their working directory): broken data, a file where a folder should
+    be, an existing folder, and the real data (``real``, never written)."""
+    for script in generated_cases.SCRIPTS:  # each imported once, here
+        load_snippet(script)
+    root = tmp_path_factory.mktemp("generated")
+    (root / "real").symlink_to(fashion_mnist_root)
+    generated_cases.furnish(root)
+    return root

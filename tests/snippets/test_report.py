@@ -114,7 +114,15 @@ def test_report_uses_only_what_the_other_scripts_export():
     """report.py reaches the other scripts through their __all__ only (review 2026-12-code-2: it used 17 internal
     names of doctor.py and verify_training.py), and each __all__ names what its module holds."""
     used = neighbour_names_used(SNIPPETS / "report.py")
-    assert set(used) == {"doctor", "verify_training", "choose_device", "lenet", "mnist_data", "train_mnist"}
+    assert set(used) == {
+        "doctor",
+        "verify_training",
+        "choose_device",
+        "lenet",
+        "mnist_data",
+        "train_mnist",
+        "script_guard",
+    }
     for module, names in used.items():
         exported = set(getattr(load_snippet(module), "__all__", ()))
         assert names <= exported, f"report.py uses {sorted(names - exported)} of {module}.py, which it does not export"

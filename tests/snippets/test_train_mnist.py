@@ -126,7 +126,7 @@ def test_killed_at_any_moment_a_resumed_run_loses_nothing(fashion_mnist_root, tm
     reference_dir, work = tmp_path / "reference", tmp_path / "killed"
     reference_dir.mkdir(), work.mkdir()
     checkpoint = work / "checkpoints" / "lenet-fashion-mnist.pt"
-    temporary = checkpoint.with_name(checkpoint.name + ".tmp")
+    temporaries = f"{checkpoint.name}.*.tmp"  # each run's own: <name>.<process id>.tmp
 
     # 1. Killed in epoch 1, before any checkpoint exists (unless the kill came late: then it holds epoch 1).
     kill_when(start(args, work), "epoch 1/4  25%")
@@ -140,6 +140,7 @@ def test_killed_at_any_moment_a_resumed_run_loses_nothing(fashion_mnist_root, tm
     wrapper.write_text(HANGING_SAVE.format(kill_at=1, script=str(SNIPPETS / "train_mnist.py")), encoding="utf-8")
     seen = kill_when(start(args, work, wrapper), "SAVE IN PROGRESS")
     assert any(f"resuming after epoch {saved}" in line for line in seen), "".join(seen)
+    [temporary] = checkpoint.parent.glob(temporaries)
     assert temporary.stat().st_size > 0
     with pytest.raises(Exception):  # noqa: B017 - its type differs across torch versions
         torch.load(temporary, weights_only=True)  # the stale file is really broken...
@@ -150,7 +151,7 @@ def test_killed_at_any_moment_a_resumed_run_loses_nothing(fashion_mnist_root, tm
     assert "removed" in finished.stdout and "unfinished save" in finished.stdout
     assert f"resuming after epoch {saved}" in finished.stdout
     assert not temporary.exists()
-    assert sorted(p.name for p in checkpoint.parent.iterdir()) == [checkpoint.name]
+    assert sorted(p.name for p in checkpoint.parent.iterdir()) == [checkpoint.name]  # no .tmp, no .lock
 
     # An uninterrupted run with the same arguments: the killed-and-resumed one must match it exactly.
     reference = run_snippet("train_mnist.py", *args, cwd=reference_dir)
