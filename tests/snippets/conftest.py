@@ -13,9 +13,6 @@ from gpu_stand_in import STAND_IN_TABLE
 from guide_harness import load_snippet
 
 
-from guide_harness import load_snippet
-
-
 @pytest.fixture(scope="module")
 def trained(fashion_mnist_root, tmp_path_factory) -> Path:
     """A checkpoint after epoch 1 of the bad-input tables' training run (tests/bad_input.py's TRAIN)."""
