@@ -8,13 +8,10 @@ Run it to see the layer shapes and the number of parameters:
 
 import sys
 
-try:  # the door of every script, saved next to this one
+try:  # the door of every script (set-up, step 5), saved next to it
     import script_guard
 except ImportError:
-    sys.exit(
-        "error: script_guard.py is not next to this script: save it "
-        "there (the guide's set-up page, step 5)"
-    )
+    sys.exit("error: script_guard.py is not next to this script")
 
 # Ctrl-C and a torch that does not load: one line, never a traceback.
 script_guard.start("torch")

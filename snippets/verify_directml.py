@@ -19,13 +19,10 @@ import platform
 import sys
 from importlib import metadata
 
-try:  # the door of every script, saved next to this one
+try:  # the door of every script (set-up, step 5), saved next to it
     import script_guard
 except ImportError:
-    sys.exit(
-        "error: script_guard.py is not next to this script: save it "
-        "there (the guide's set-up page, step 5)"
-    )
+    sys.exit("error: script_guard.py is not next to this script")
 
 # Ctrl-C and the console: one line, never a traceback (torch-directml
 # is imported later, and its failures are this script's own diagnosis).

@@ -19,13 +19,10 @@ from __future__ import annotations
 
 import sys
 
-try:  # the door of every script, saved next to this one
+try:  # the door of every script (set-up, step 5), saved next to it
     import script_guard
 except ImportError:
-    sys.exit(
-        "error: script_guard.py is not next to this script: save it "
-        "there (the guide's set-up page, step 5)"
-    )
+    sys.exit("error: script_guard.py is not next to this script")
 
 # Before anything imports torch: Ctrl-C, a torch that does not load
 # and the console each end in one line, never in a traceback.

@@ -111,7 +111,7 @@ def test_fallback_says_in_short_that_directml_is_missing(tmp_path):
 def test_missing_choose_device_is_one_line(tmp_path):
     result = run_with(tmp_path, NOT_INSTALLED, "--allow-fallback", PYTHONSAFEPATH="1")  # no script folder on the path
     # the first neighbour it imports is the door, script_guard.py
-    assert_one_line_error(result, "script_guard.py is not next to this script", "save it")
+    assert_one_line_error(result, "script_guard.py is not next to this script")
 
 
 def test_a_failing_device_is_one_line(monkeypatch):
