@@ -62,7 +62,7 @@ KINDS = "dml, dml:N, xpu, xpu:N, cuda, cuda:N (CUDA or ROCm) or cpu"
 
 def _parse(request: str) -> tuple[str, int | None]:
     kind, _, index = request.strip().lower().partition(":")
-    # ASCII digits only: "²".isdigit() is true, but int("²") fails
+    # ASCII digits only (a superscript two passes isdigit(), not int())
     if kind not in {"dml", "xpu", "cuda", "cpu"} or (
         index and not (index.isascii() and index.isdecimal())
     ):

@@ -47,6 +47,57 @@ FOUND = [
         None,
         "2520",
     ),
+    # More adapters as Windows' browsers named them (tests/js/gpu_detect.test.js holds their sources' context):
+    # a workstation card with its PCI ID, ANGLE's older and Direct3D 9 forms, AMD's (TM) and vendor-less forms.
+    (
+        "ANGLE (NVIDIA, NVIDIA Quadro GV100 (0x00001DBA) Direct3D11 vs_5_0 ps_5_0, D3D11)",
+        "https://github.com/pmndrs/detect-gpu/issues/121",
+        "NVIDIA Quadro GV100",
+        None,
+        "1dba",
+    ),
+    (
+        "ANGLE (Intel(R) HD Graphics 620 Direct3D11 vs_5_0 ps_5_0, D3D11-27.20.100.8681)",
+        "https://github.com/iTwin/itwinjs-core/pull/2673",
+        "Intel(R) HD Graphics 620",
+        None,
+        None,
+    ),
+    (
+        "ANGLE (Intel, Intel(R) HD Graphics 3000 Direct3D9Ex vs_3_0 ps_3_0, igdumd64.dll -9.17.10.4459)",
+        "https://github.com/felixrieseberg/clippy/issues/130",
+        "Intel(R) HD Graphics 3000",
+        None,
+        None,
+    ),
+    (
+        "ANGLE (NVIDIA GeForce GTX 750 Ti Direct3D11 vs_5_0 ps_5_0)",
+        "https://github.com/BrowserWorks/waterfox/issues/793",
+        "NVIDIA GeForce GTX 750 Ti",
+        None,
+        None,
+    ),
+    (
+        "ANGLE (AMD Radeon R9 200 Series Direct3D11 vs_5_0 ps_5_0)",
+        "https://github.com/BrowserWorks/waterfox/issues/806",
+        "AMD Radeon R9 200 Series",
+        None,
+        None,
+    ),
+    (
+        "ANGLE (AMD Radeon(TM) R5 Graphics Direct3D11 vs_5_0 ps_5_0)",
+        "https://github.com/pmndrs/detect-gpu/blob/aaae5b5af0240c45b8d51f9a9d8ddea160509f98/test/data.ts",
+        "AMD Radeon(TM) R5 Graphics",
+        None,
+        None,
+    ),
+    (
+        "ANGLE (Radeon (TM) RX 480 Graphics Direct3D11 vs_5_0 ps_5_0)",
+        "https://github.com/pmndrs/detect-gpu/blob/aaae5b5af0240c45b8d51f9a9d8ddea160509f98/test/data.ts",
+        "Radeon (TM) RX 480 Graphics",
+        None,
+        None,
+    ),
 ]
 MASKED = "ANGLE (NVIDIA, NVIDIA GeForce GTX 980 Direct3D11 vs_5_0 ps_5_0), or similar"  # Firefox 92+ (gecko-dev's
 # dom/canvas/test/webgl-mochitest/test_renderer_strings.html)

@@ -15,7 +15,6 @@ import importlib.util
 import io
 import os
 import re
-import shutil
 import subprocess
 import sys
 import urllib.request
@@ -254,13 +253,17 @@ def test_the_zip_holds_every_script_a_page_tells_the_reader_to_run(site):
 
 
 def _stand_in_mnist(fashion_root: Path, project: Path) -> None:
-    """MNIST for a machine that cannot reach MNIST's servers: Fashion-MNIST's four files, whole, under MNIST's
-    file names (data/MNIST/raw; the same IDX format and sizes, which the scripts check), so that the answer's
-    `--download` finds them there and downloads nothing."""
+    """MNIST for a machine that cannot reach MNIST's servers: Fashion-MNIST's four files under MNIST's file names
+    (data/MNIST/raw; the same IDX format and sizes, which the scripts check), so that the answer's `--download`
+    finds them there and downloads nothing. Each label is moved on by one class: Fashion-MNIST's own label files
+    under MNIST are refused by their checksums (mnist_data.py), as a reader's mix-up would be."""
     raw = project / "data" / "MNIST" / "raw"
     raw.mkdir(parents=True)
     for source in (fashion_root / "FashionMNIST" / "raw").glob("*-ubyte"):
-        shutil.copyfile(source, raw / source.name)
+        data = source.read_bytes()
+        if "labels" in source.name:
+            data = data[:8] + bytes((label + 1) % 10 for label in data[8:])
+        (raw / source.name).write_bytes(data)
 
 
 # (GPU, Windows, Python): a DirectML reader, whose DirectML check runs only where torch-directml is, and a ROCm

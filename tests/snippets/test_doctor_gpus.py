@@ -141,7 +141,7 @@ def test_a_gpu_the_table_lacks_leaves_the_driver_problem(windows_pc):
 @pytest.mark.parametrize(
     "beside, said",
     [
-        # doctor.py saved alone from the verification page, as the page says
+        # doctor.py saved with its door only, from the verification page, as the page says
         ((), "note    device table: gpu_identity.py is not beside doctor.py: GPUs are named without it. Fix: "),
         (("gpu_identity.py",), "note    device table: gpu_devices.json is not beside gpu_identity.py: "),
         (
@@ -155,7 +155,7 @@ def test_without_its_device_table_the_doctor_says_so_in_one_line(beside, said, t
     """The reader's folder, run as a script: a missing or damaged table is one note, never a traceback."""
     folder = tmp_path / "project"
     folder.mkdir()
-    for name in ("doctor.py", *[b for b in beside if isinstance(b, str)]):
+    for name in ("doctor.py", "script_guard.py", *[b for b in beside if isinstance(b, str)]):
         (folder / name).write_bytes((SNIPPETS / name).read_bytes())
     for damaged in [b for b in beside if isinstance(b, bytes)]:
         (folder / "gpu_devices.json").write_bytes(damaged)
