@@ -225,6 +225,7 @@ def test_an_ambiguous_name_asks_which_processor(page):
     assert "Which processor is it?" in text and "doctor.py" in text and "dxdiag" in text
     with page.expect_navigation():
         page.get_by_role("link", name="AMD Radeon 780M Graphics").click()
+    page.wait_for_function("window.guideChooserReady === true")  # the new page's table
     assert f"Your path on Windows 11: {ROCM}." in page.locator("#chooser-answer").inner_text()
 
 
@@ -234,6 +235,7 @@ def test_the_840m_asks_which_processor_and_answers_with_its_target(page):
     assert "Which processor is it?" in text and "Ryzen AI 5 435" in text, text
     with page.expect_navigation():
         page.get_by_role("link", name="AMD Radeon 840M Graphics (gfx1153)").click()
+    page.wait_for_function("window.guideChooserReady === true")  # the new page's table
     answer = page.locator("#chooser-answer").inner_text()
     assert f"Your path on Windows 11: {ROCM}." in answer and "device-gfx1153" in answer, answer
 
@@ -315,10 +317,13 @@ def test_the_chinese_edition_answers_in_chinese(site, browser):
     _, base = site
     context = browser.new_context()
     page = context.new_page()
+    # Each answer once match.js's table has come (the chooser fetches it after the page loads).
     page.goto(base + "zh/choose/?gpu=AMD+Radeon+RX+9070+XT&win=11")
+    page.wait_for_function("window.guideChooserReady === true")
     text = page.locator("#chooser-answer").inner_text()
     assert "Windows 11 上的路线：AMD 的 Windows 版 PyTorch（ROCm）" in text
     page.goto(base + "zh/choose/?gpu=RX+6600&win=10")
+    page.wait_for_function("window.guideChooserReady === true")
     assert "Windows 10 上的路线：torch-directml（本指南）" in page.locator("#chooser-answer").inner_text()
     context.close()
 
