@@ -384,7 +384,7 @@ def cuda_devices(torch) -> list[dict]:
                 "integrated": None
                 if integrated is None
                 else bool(integrated),
-                # ROCm's gfx target: "gfx1100", "gfx90a:sramecc+:xnack-"
+                # ROCm's gfx target: gfx1100, or gfx90a:sramecc+:xnack-
                 "arch": getattr(properties, "gcnArchName", None)
                 if backend == "ROCm"
                 else None,
