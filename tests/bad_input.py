@@ -96,6 +96,15 @@ def link(source: Path, target: Path) -> None:
         shutil.copy(source, target)
 
 
+def link_folder(source: Path, target: Path) -> None:
+    """``target`` showing ``source``'s files: a symbolic link, or where Windows allows none (no developer mode),
+    a folder of hard links (copies across drives)."""
+    try:
+        target.symlink_to(source, target_is_directory=True)
+    except OSError:
+        shutil.copytree(source, target, copy_function=lambda s, t: link(Path(s), Path(t)))
+
+
 def real_bytes(ws: Workspace, name: str) -> bytes:
     return ws.real.joinpath(*RAW, name).read_bytes()
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import generated_cases
-from bad_input import trained_checkpoint
+from bad_input import link_folder, trained_checkpoint
 from gpu_stand_in import STAND_IN_TABLE
 from guide_harness import load_snippet
 
@@ -45,6 +45,6 @@ def place(tmp_path_factory, fashion_mnist_root) -> Path:
     for script in generated_cases.SCRIPTS:  # each imported once, here
         load_snippet(script)
     root = tmp_path_factory.mktemp("generated")
-    (root / "real").symlink_to(fashion_mnist_root)
+    link_folder(fashion_mnist_root, root / "real")
     generated_cases.furnish(root)
     return root
