@@ -14,6 +14,7 @@ import sys
 import types
 from pathlib import Path
 
+import warm_python
 from guide import DOCS, ROOT, SNIPPETS
 from guide.blocks import (
     SHELL_LANGUAGES,
@@ -116,10 +117,16 @@ def clean_env(**extra: str) -> dict[str, str]:
 
 
 def run_python(args: list[str], cwd: Path, timeout: float = 600, **env: str) -> subprocess.CompletedProcess:
+    """``python *args`` as a reader's terminal runs it. On Linux a script runs in a fork of a Python that has
+    already imported torch (tests/warm_python.py: the same run, a second sooner), elsewhere in a fresh one."""
+    environment = clean_env(**env)
+    warm = warm_python.run(args, cwd, environment, timeout)
+    if warm is not None:
+        return warm
     return subprocess.run(
         [sys.executable, *args],
         cwd=cwd,
-        env=clean_env(**env),
+        env=environment,
         capture_output=True,
         text=True,
         timeout=timeout,

@@ -1,0 +1,238 @@
+"""A Python that has imported torch once, forked for each script a test runs (Linux only).
+
+Most of a script test's time is `import torch` (1 to 2 s here); the script's own work takes a tenth of that.
+So on Linux, guide_harness.run_python hands a script to this server, which imported torch and torchvision at
+its start and forks a child for each run: the child sets the run's argv, folder, environment, sys.path and
+console encoding as a fresh `python script.py` has them, runs the script as __main__, and exits with the code
+Python would. tests/snippets/test_warm_python.py runs every snippet and a set of failures both ways and
+asserts the same exit code, stdout and stderr.
+
+A run goes to a fresh process instead (the server answers "fresh") when a fork could not be the same:
+- an environment that differs from the server's in a variable outside ENVIRONMENT (one that Python, torch or
+  OpenMP reads when they start);
+- a folder on the run's sys.path that holds a module the server has already imported (a stand-in torch.py);
+- anything but a script path as the first argument (-c, -m, interpreter options).
+Windows and macOS always run fresh processes, and so does any run with GUIDE_FRESH_PYTHON=1.
+"""
+
+from __future__ import annotations
+
+import atexit
+import builtins
+import importlib.machinery
+import io
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import threading
+import types
+from pathlib import Path
+
+# What a child may set differently from the server: read by the scripts while they run, never at start-up.
+ENVIRONMENT = {
+    "PYTHONIOENCODING",
+    "PYTHONPATH",
+    "TORCH_DEVICE",
+    "CONDA_PREFIX",
+    "HOME",
+    "USERPROFILE",
+    "PYTEST_CURRENT_TEST",  # pytest sets it anew for each test
+}
+PRELOAD = ("torch", "torchvision")
+
+
+def usable() -> bool:
+    return sys.platform == "linux" and os.environ.get("GUIDE_FRESH_PYTHON") != "1"
+
+
+# ---- the client, in the test's process ----
+
+
+class Server:
+    def __init__(self, env: dict[str, str]) -> None:
+        self.env = env
+        self.process = subprocess.Popen(
+            [sys.executable, __file__],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=env,
+            cwd=Path(__file__).parent,
+            text=True,
+        )
+        atexit.register(self.stop)
+
+    def stop(self) -> None:
+        self.process.kill()
+        self.process.communicate()
+
+    def answer(self, timeout: float | None) -> str | None:
+        ready, _, _ = select.select([self.process.stdout], [], [], timeout)
+        return self.process.stdout.readline().strip() if ready else None
+
+    def run(self, args: list[str], cwd: Path, env: dict[str, str], timeout: float):
+        """A CompletedProcess, or None where only a fresh process can run it."""
+        folder = Path(os.environ.get("TMPDIR", "/tmp"))
+        out, err = (folder / f"warm-{os.getpid()}-{id(self)}.{n}" for n in ("out", "err"))
+        request = {"args": args, "cwd": str(cwd), "env": env, "stdout": str(out), "stderr": str(err)}
+        self.process.stdin.write(json.dumps(request) + "\n")
+        self.process.stdin.flush()
+        first = self.answer(None)
+        if first == "fresh":
+            return None
+        pid = int(first.removeprefix("pid "))
+        last = self.answer(timeout)
+        if last is None:
+            os.kill(pid, signal.SIGKILL)
+            self.answer(None)
+        stdout, stderr = (p.read_text(encoding="utf-8", errors="replace") for p in (out, err))
+        out.unlink()
+        err.unlink()
+        command = [sys.executable, *args]
+        if last is None:
+            raise subprocess.TimeoutExpired(command, timeout, stdout, stderr)
+        return subprocess.CompletedProcess(command, int(last.removeprefix("exit ")), stdout, stderr)
+
+
+_server: Server | None = None
+_lock = threading.Lock()
+
+
+def run(args: list[str], cwd: Path, env: dict[str, str], timeout: float):
+    """Run ``python *args`` in a fork of the warm server; None when it must be a fresh process."""
+    global _server
+    if not usable() or not args or args[0].startswith("-") or not args[0].endswith(".py"):
+        return None
+    with _lock:
+        if _server is None or _server.process.poll() is not None:
+            base = {k: v for k, v in env.items() if k not in ENVIRONMENT}
+            _server = Server(base)
+        return _server.run(args, cwd, env, timeout)
+
+
+# ---- the server, a process of its own ----
+
+
+def fresh_needed(request: dict, top_modules: set[str]) -> bool:
+    env = request["env"]
+    keys = (set(env) | set(os.environ)) - ENVIRONMENT
+    if any(env.get(k) != os.environ.get(k) for k in keys):
+        return True
+    if not Path(request["cwd"], request["args"][0]).is_file():
+        return True  # Python's own "can't open file" line
+    for folder in search_path(request):
+        try:
+            names = {name.split(".")[0] for name in os.listdir(folder)}
+        except OSError:
+            continue
+        if names & top_modules:
+            return True
+    return False
+
+
+def search_path(request: dict) -> list[str]:
+    """The script's folder and PYTHONPATH's folders, which `python script.py` puts before its own."""
+    script = Path(request["cwd"], request["args"][0]).resolve()
+    extra = [p for p in request["env"].get("PYTHONPATH", "").split(os.pathsep) if p]
+    return [str(script.parent), *extra]
+
+
+def console(fd: int, env: dict[str, str], errors: str) -> io.TextIOWrapper:
+    encoding, _, chosen = env.get("PYTHONIOENCODING", "").partition(":")
+    return io.TextIOWrapper(
+        io.FileIO(fd, "w", closefd=False),
+        encoding=encoding or "utf-8",
+        errors=chosen or errors,
+        write_through=True,  # PYTHONUNBUFFERED=1, as clean_env sets for every run
+    )
+
+
+def child(request: dict) -> None:
+    """Become the run's `python script.py` and never return."""
+    env, script = request["env"], request["args"][0]
+    os.chdir(request["cwd"])
+    os.environ.clear()
+    os.environ.update(env)
+    written = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+    for fd, name, flags in (
+        (0, os.devnull, os.O_RDONLY),
+        (1, request["stdout"], written),
+        (2, request["stderr"], written),
+    ):
+        opened = os.open(name, flags)
+        os.dup2(opened, fd)
+        os.close(opened)
+    sys.stdin = sys.__stdin__ = io.TextIOWrapper(io.FileIO(0, "r", closefd=False))
+    sys.stdout = sys.__stdout__ = console(1, env, "strict")
+    sys.stderr = sys.__stderr__ = console(2, env, "backslashreplace")
+    sys.argv = list(request["args"])
+    sys.path[:] = [*search_path(request), *SITE_PATH]
+    code = 0
+    try:
+        run_as_main(os.path.abspath(script))
+    except SystemExit as stop:
+        code = exit_code(stop.code)
+    except BaseException as error:  # noqa: BLE001 - printed as Python prints an uncaught exception
+        tb = error.__traceback__
+        while tb is not None and tb.tb_frame.f_code.co_filename != os.path.abspath(script):
+            tb = tb.tb_next  # runpy's and this file's frames: a fresh Python's traceback starts at the script
+        # None for a SyntaxError, and Python prints no "Traceback" line for it either
+        sys.excepthook(type(error), error.with_traceback(tb), tb)
+        code = 1
+        if isinstance(error, KeyboardInterrupt):
+            code = -signal.SIGINT
+    threading._shutdown()  # noqa: SLF001 - Python waits for non-daemon threads before it exits
+    atexit._run_exitfuncs()  # noqa: SLF001
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:  # noqa: BLE001
+            code = 120  # what Python exits with when flushing its console fails at exit
+    if code == -signal.SIGINT:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGINT)
+    os._exit(code)
+
+
+def run_as_main(path: str) -> None:
+    """The script as the module __main__, with what `python script.py` gives it (__file__ absolute since 3.9)."""
+    main = types.ModuleType("__main__")
+    loader = importlib.machinery.SourceFileLoader("__main__", path)
+    main.__dict__.update(__file__=path, __loader__=loader, __spec__=None, __cached__=None, __builtins__=builtins)
+    sys.modules["__main__"] = main
+    with open(path, "rb") as source:
+        code = compile(source.read(), path, "exec")
+    exec(code, main.__dict__)  # noqa: S102
+
+
+def exit_code(value) -> int:
+    if value is None:
+        return 0
+    if isinstance(value, int):
+        return value & 0xFF
+    print(value, file=sys.stderr)
+    return 1
+
+
+def serve() -> None:
+    for name in PRELOAD:
+        __import__(name)
+    top_modules = {name.split(".")[0] for name in sys.modules}
+    for line in sys.stdin:
+        request = json.loads(line)
+        if fresh_needed(request, top_modules):
+            print("fresh", flush=True)
+            continue
+        pid = os.fork()
+        if pid == 0:
+            child(request)
+        print(f"pid {pid}", flush=True)
+        _, status = os.waitpid(pid, 0)
+        print(f"exit {os.waitstatus_to_exitcode(status)}", flush=True)
+
+
+if __name__ == "__main__":
+    SITE_PATH = sys.path[1:]  # sys.path[0] is this file's folder, which a script never sees
+    serve()
