@@ -413,20 +413,6 @@ def test_the_edition_stretches_shell_blocks_are_run_from_the_chinese_page():
     assert {block.test_id for block in own} <= ran
 
 
-@pytest.mark.parametrize(
-    "text, flagged",
-    [
-        ("This paragraph was never translated.", True),
-        ("把张量放到 torch_directml.device() 上。", False),
-        ("torch-directml PyTorch DirectML Windows", False),  # names only
-        ("microsoft/DirectML#710 , #712", False),  # a list of sources
-        ("which dataset", True),
-    ],
-)
-def test_english_prose_detector(text, flagged):
-    assert (len(english_prose(text)) >= 2) is flagged
-
-
 # --------------------------------------------------------------------------------------------- notebook
 
 
