@@ -524,21 +524,17 @@ def test_the_set_up_page_shows_a_mirror_three_ways():
     assert any(c.index for c in COMMANDS if c.page == "setup.md"), "no install command with -i on setup.md"
 
 
-@pytest.mark.parametrize("command", [c for c in COMMANDS if c.index], ids=lambda c: c.test_id)
-def test_mirror_install_uses_a_documented_mirror(command):
-    assert command.index in MIRRORS, f"{command.text}: add the mirror and its help page to MIRRORS first"
-    page = page_source(DOCS / command.page)
-    assert MIRRORS[command.index] in page, (
-        f"{command.page} uses {command.index} without linking {MIRRORS[command.index]}"
-    )
+# Every use of a PyPI mirror: install commands with -i and pip config set global.index-url lines.
+MIRROR_USES = sorted(
+    {(c.page, c.index) for c in COMMANDS if c.index}
+    | {(page, CONFIG_INDEX.match(line)["url"]) for page, kind, line in MIRROR_LINES if kind == "config"}
+)
 
 
-@pytest.mark.parametrize("entry", [e for e in MIRROR_LINES if e[1] == "config"], ids=lambda e: f"{e[0]}:{e[2][:40]}")
-def test_mirror_configuration_uses_a_documented_mirror(entry):
-    page, _, line = entry
-    url = CONFIG_INDEX.match(line)["url"]
-    assert url in MIRRORS, line
-    assert MIRRORS[url] in page_source(DOCS / page)
+@pytest.mark.parametrize("page, url", MIRROR_USES)
+def test_each_pypi_mirror_is_documented_where_it_is_used(page, url):
+    assert url in MIRRORS, f"{page}: add {url} and its help page to MIRRORS first"
+    assert MIRRORS[url] in page_source(DOCS / page), f"{page} uses {url} without linking {MIRRORS[url]}"
 
 
 @pytest.mark.parametrize("entry", [e for e in MIRROR_LINES if e[1] == "download"], ids=lambda e: f"{e[0]}:{e[2][:40]}")
