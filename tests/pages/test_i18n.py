@@ -75,16 +75,11 @@ PAIRS = pairs()
 
 
 def test_every_page_has_its_translation_and_back():
-    english = {
-        p.relative_to(DOCS).as_posix()
-        for p in DOCS.rglob("*")
-        if p.suffix in {".md", ".ipynb"} and "hooks" not in p.relative_to(DOCS).parts and language_of(p) == "en"
-    }
-    chinese = {
-        p.relative_to(DOCS).as_posix()
-        for p in DOCS.rglob("*")
-        if p.suffix in {".md", ".ipynb"} and "hooks" not in p.relative_to(DOCS).parts and language_of(p) == "zh"
-    }
+    editions = {"en": set(), "zh": set()}
+    for p in DOCS.rglob("*"):
+        if p.suffix in {".md", ".ipynb"} and "hooks" not in p.relative_to(DOCS).parts:
+            editions[language_of(p)].add(p.relative_to(DOCS).as_posix())
+    english, chinese = editions["en"], editions["zh"]
     expected = {translation_of(Path(p), "zh").as_posix() for p in english}
     assert not expected - chinese, f"English pages without a Chinese page: {sorted(expected - chinese)}"
     assert not chinese - expected, f"Chinese pages without an English page: {sorted(chinese - expected)}"
