@@ -88,24 +88,6 @@ def test_a_bad_entry_is_named(tmp_path, entry, message):
         checked.read_entries(tmp_path)
 
 
-def test_placeholders_expand_and_unknown_ones_fail():
-    dates = {"amd": "2026-11-30"}
-    assert checked.expand_checked("read {{ checked.amd }}.", dates) == "read 2026-11-30."
-    with pytest.raises(KeyError, match="amdd"):
-        checked.expand_checked("{{ checked.amdd }}", dates)
-
-
-def test_an_unknown_name_fails_the_build():
-    from mkdocs.exceptions import PluginError
-
-    class Page:
-        class file:
-            src_path = "setup.md"
-
-    with pytest.raises(PluginError, match="setup.md: unknown checked date 'nope'"):
-        checked.on_page_markdown("{{ checked.nope }}", Page, {}, None)
-
-
 def test_pages_quote_checked_dates_that_exist():
     dates = checked.checked_dates()
     used = set()

@@ -3,7 +3,6 @@ copies of the vendors' tables, each listed with its URL and commit."""
 
 import json
 import re
-import subprocess
 import sys
 
 import pytest
@@ -81,13 +80,6 @@ def test_a_target_takes_the_decisions_of_its_gpus_yml_rows():
             if row["target"] in decided:
                 gpu = decided[row["target"]]
                 assert row["group"] == gpu.group and row["backends"][0] == gpu.path["11"], row
-
-
-def test_the_build_runs_as_a_script():
-    done = subprocess.run(
-        [sys.executable, str(DEVICES / "build.py"), "--check"], capture_output=True, text=True, check=False
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
 
 
 def test_python_reads_names_only_through_node_and_says_so_without_it(monkeypatch):

@@ -22,10 +22,11 @@ def committed():
     return nbformat.read(builder.NOTEBOOK, as_version=4)
 
 
-def test_committed_notebook_is_what_the_builder_makes():
-    current = builder.NOTEBOOK.read_text(encoding="utf-8")
-    assert current == builder.render(builder.build()), (
-        "docs/train-mnist-notebook.ipynb is out of date: run  python docs/hooks/notebook.py"
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_committed_notebook_is_what_the_builder_makes(language):
+    source, notebook = builder.TRANSLATED[language] if language != "en" else (builder.SOURCE, builder.NOTEBOOK)
+    assert notebook.read_text(encoding="utf-8") == builder.render(builder.build(source)), (
+        f"{notebook.relative_to(ROOT)} is out of date: run  python docs/hooks/notebook.py"
     )
 
 

@@ -205,19 +205,6 @@ def test_a_row_whose_gfx_amd_ships_no_windows_build_for_is_caught():
     assert "no Windows command" in rocm_wheels_for_its_target(fake, made)
 
 
-def test_gfx1030_gets_amds_stable_714_line_beside_directml():
-    """The RX 6800 - 6950 XT and PRO W6800: ROCm 10.1 has no Windows wheels for gfx1030, AMD's stable 7.14.1 index
-    has (torch 2.12). Windows 11 gets that line with torch-directml behind it; Windows 10 keeps torch-directml."""
-    for name in ("AMD Radeon RX 6800", "AMD Radeon RX 6800 XT", "AMD Radeon RX 6900 XT", "AMD Radeon RX 6950 XT"):
-        made = recipes.table()[(name, "11", "3.12")]
-        assert (made.backend, made.fallback) == ("rocm", "directml"), name
-        assert "https://repo.amd.com/rocm/whl-multi-arch/" in made.install, name
-        assert '"torch[device-gfx1030]==2.12.0+rocm7.14.1"' in made.install, name
-        assert recipes.table()[(name, "10", "3.12")].backend == "directml", name
-    rx7900 = recipes.table()[("AMD Radeon RX 7900 XTX", "11", "3.12")]
-    assert "stable.repo.amd.com/rocm/whl-next/" in rx7900.install  # the newest line stays first where it has wheels
-
-
 def test_a_gfx1030_answer_that_takes_the_101_line_is_caught():
     rx6800 = ("AMD Radeon RX 6800", "11", "3.12")
     table = recipes.table()

@@ -268,8 +268,11 @@ ALL_COMMANDS = site_install_commands()
 VENDOR_COMMANDS = [c for c in ALL_COMMANDS if c.vendor_index]
 ALL_COMMANDS = [c for c in ALL_COMMANDS if not c.vendor_index]
 COMMANDS = [c for c in ALL_COMMANDS if not c.historical]
-OLD_RECIPES = [c for c in ALL_COMMANDS if c.historical]
-OLD_FORK = [c for c in OLD_RECIPES if c.requirements == ("pytorch-directml",)]
+OLD_FORK = [c for c in ALL_COMMANDS if c.historical and c.requirements == ("pytorch-directml",)]
+# Commands that ask for the same requirements on the same target, resolved once (both editions repeat each).
+RESOLUTIONS: dict[tuple[str, tuple[str, ...]], list[InstallCommand]] = {}
+for each in COMMANDS:
+    RESOLUTIONS.setdefault((each.target, each.requirements), []).append(each)
 
 
 def test_the_site_has_install_commands_for_both_targets():
@@ -278,66 +281,46 @@ def test_the_site_has_install_commands_for_both_targets():
     assert {c.page for c in COMMANDS} >= {"setup.md", "troubleshooting.md", "contributing/gpu-runner.md"}
 
 
-@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: c.test_id)
-def test_install_command_resolves_for_its_target(command):
-    result, report = resolve(command.target, PINS["python"], command.requirements)
-    assert result.returncode == 0, f"{command.text} does not resolve for {command.target}:\n{result.stderr[-3000:]}"
+@pytest.mark.parametrize("key", RESOLUTIONS, ids=lambda k: f"{RESOLUTIONS[k][0].test_id}+{len(RESOLUTIONS[k]) - 1}")
+def test_install_commands_resolve_for_their_target(key):
+    target, requirements = key
+    texts = sorted({c.text for c in RESOLUTIONS[key]})
+    result, report = resolve(target, PINS["python"], requirements)
+    assert result.returncode == 0, f"{texts} do not resolve for {target}:\n{result.stderr[-3000:]}"
     packages = installed(report)
-    if any(r.startswith("torch-directml") for r in command.requirements):
+    if any(r.startswith("torch-directml") for r in requirements):
         assert "torch-directml" in packages, sorted(packages)
     # A command that names its own torch (the CPU-only set-up: current torch) gets exactly that one;
     # every other command gets torch-directml's pins.
-    named = dict(r.split("==", 1) for r in command.requirements if "==" in r and ";" not in r)
+    named = dict(r.split("==", 1) for r in requirements if "==" in r and ";" not in r)
     for name in ("torch-directml", "torch", "torchvision"):
         if name in packages:
             expected = named.get(name, PINS[name])
             assert packages[name]["metadata"]["version"] == expected, (name, packages[name]["metadata"]["version"])
     for name, item in packages.items():
         wheel = item["download_info"]["url"].rsplit("/", 1)[-1]
-        assert wheel.endswith(".whl") and any(tag in wheel for tag in WHEEL_TAGS[command.target]), (name, wheel)
+        assert wheel.endswith(".whl") and any(tag in wheel for tag in WHEEL_TAGS[target]), (name, wheel)
+    if "torch-directml" in packages:
+        # The page says torch-directml pins torch and torchvision: read it from the package's own metadata.
+        requires = packages["torch-directml"]["metadata"]["requires_dist"]
+        assert f"torch=={PINS['torch']}" in requires and f"torchvision=={PINS['torchvision']}" in requires, requires
+        # The page warns that in WSL2 torch's Linux wheel pulls in NVIDIA's CUDA libraries; on Windows none come.
+        nvidia = sorted(name for name in packages if name.startswith("nvidia-"))
+        assert ("nvidia-cudnn-cu12" in nvidia and "triton" in packages) if target == "linux" else not nvidia, nvidia
+    if key == ("windows", ("torch-directml",)):
+        # The page says Python 3.13 cannot install torch-directml (3.12 just did: the index was reachable).
+        newer, _ = resolve("windows", "3.13", requirements)
+        assert newer.returncode != 0
+        message = "Could not find a version that satisfies the requirement torch-directml (from versions: none)"
+        assert message in newer.stderr, newer.stderr[-3000:]
 
 
-def test_torch_directml_pins_torch_and_torchvision_exactly():
-    """The page says torch-directml pins torch and torchvision: read it from the package's own metadata."""
-    for target in TARGETS:
-        result, report = resolve(target, PINS["python"], ("torch-directml",))
-        assert result.returncode == 0, result.stderr[-3000:]
-        requires = installed(report)["torch-directml"]["metadata"]["requires_dist"]
-        assert f"torch=={PINS['torch']}" in requires, requires
-        assert f"torchvision=={PINS['torchvision']}" in requires, requires
-
-
-def test_wsl2_install_brings_torch_cuda_libraries():
-    """The page warns that in WSL2 torch's Linux wheel pulls in NVIDIA's CUDA libraries."""
-    result, report = resolve("linux", PINS["python"], ("torch-directml",))
-    assert result.returncode == 0, result.stderr[-3000:]
-    names = installed(report)
-    assert "nvidia-cudnn-cu12" in names and "triton" in names, sorted(names)
-    _, windows = resolve("windows", PINS["python"], ("torch-directml",))
-    assert not any(name.startswith("nvidia-") for name in installed(windows)), sorted(installed(windows))
-
-
-def test_python_3_13_has_no_torch_directml():
-    """The page says Python 3.13 cannot install torch-directml; 3.12 can, so the index was reachable."""
-    reachable, _ = resolve("windows", PINS["python"], ("torch-directml",))
-    assert reachable.returncode == 0, reachable.stderr[-3000:]
-    result, _ = resolve("windows", "3.13", ("torch-directml",))
-    assert result.returncode != 0
-    assert (
-        "Could not find a version that satisfies the requirement torch-directml (from versions: none)" in result.stderr
-    )
-
-
-@pytest.mark.parametrize("command", OLD_FORK, ids=lambda c: c.test_id)
-def test_the_old_fork_no_longer_installs(command):
+def test_the_old_fork_no_longer_installs():
     """The migration page says the 2021 recipe's fork no longer installs: pytorch-directml is yanked."""
-    result, _ = resolve("windows", "3.8", command.requirements)
+    assert OLD_FORK, "the migration page's historical recipe installs pytorch-directml"
+    result, _ = resolve("windows", "3.8", OLD_FORK[0].requirements)
     assert result.returncode != 0, "pytorch-directml installs again: update the migration page"
     assert "pytorch-directml" in result.stderr
-
-
-def test_the_old_fork_is_among_the_historical_recipes():
-    assert OLD_FORK, OLD_RECIPES
 
 
 # ---- vendor indexes (not reachable from here): the form of each command, not a resolution ----
@@ -541,27 +524,22 @@ def test_the_set_up_page_shows_a_mirror_three_ways():
     assert any(c.index for c in COMMANDS if c.page == "setup.md"), "no install command with -i on setup.md"
 
 
-@pytest.mark.parametrize("command", [c for c in COMMANDS if c.index], ids=lambda c: c.test_id)
-def test_mirror_install_uses_a_documented_mirror(command):
-    assert command.index in MIRRORS, f"{command.text}: add the mirror and its help page to MIRRORS first"
-    page = page_source(DOCS / command.page)
-    assert MIRRORS[command.index] in page, (
-        f"{command.page} uses {command.index} without linking {MIRRORS[command.index]}"
-    )
+# Every use of a PyPI mirror: install commands with -i and pip config set global.index-url lines.
+MIRROR_USES = sorted(
+    {(c.page, c.index) for c in COMMANDS if c.index}
+    | {(page, CONFIG_INDEX.match(line)["url"]) for page, kind, line in MIRROR_LINES if kind == "config"}
+)
 
 
-@pytest.mark.parametrize("entry", [e for e in MIRROR_LINES if e[1] == "config"], ids=lambda e: f"{e[0]}:{e[2][:40]}")
-def test_mirror_configuration_uses_a_documented_mirror(entry):
-    page, _, line = entry
-    url = CONFIG_INDEX.match(line)["url"]
-    assert url in MIRRORS, line
-    assert MIRRORS[url] in page_source(DOCS / page)
+@pytest.mark.parametrize("page, url", MIRROR_USES)
+def test_each_pypi_mirror_is_documented_where_it_is_used(page, url):
+    assert url in MIRRORS, f"{page}: add {url} and its help page to MIRRORS first"
+    assert MIRRORS[url] in page_source(DOCS / page), f"{page} uses {url} without linking {MIRRORS[url]}"
 
 
 @pytest.mark.parametrize("entry", [e for e in MIRROR_LINES if e[1] == "download"], ids=lambda e: f"{e[0]}:{e[2][:40]}")
 def test_mirror_check_downloads_exactly_the_pinned_wheels(entry):
-    """The check names torch-directml, torch and torchvision at their pins, without dependencies, and that set
-    resolves for Windows and CPython {pin.python} on PyPI (what a complete mirror serves)."""
+    """The check names torch-directml, torch and torchvision at their pins, without dependencies."""
     page, _, line = entry
     words = shlex.split(DOWNLOAD.match(line)["args"])
     assert "--no-deps" in words, f"{line}: without --no-deps pip downloads every dependency too"
@@ -576,11 +554,8 @@ def test_mirror_check_downloads_exactly_the_pinned_wheels(entry):
         elif not word.startswith("-"):
             requirements.append(word)
     pinned = dict(r.split("==", 1) for r in requirements)
+    # Exactly the versions test_install_commands_resolve_for_their_target sees torch-directml resolve to on PyPI.
     assert pinned == {name: PINS[name] for name in ("torch-directml", "torch", "torchvision")}, line
-    result, report = resolve("windows", PINS["python"], tuple(requirements))
-    assert result.returncode == 0, result.stderr[-3000:]
-    versions = {name: item["metadata"]["version"] for name, item in installed(report).items()}
-    assert all(versions[name] == version for name, version in pinned.items()), versions
 
 
 @pytest.mark.parametrize("name", sorted(SDIST_ONLY))

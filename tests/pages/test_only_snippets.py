@@ -67,12 +67,6 @@ def test_no_orphan_snippets():
     assert not orphans, f"snippets included by no page: {orphans}"
 
 
-def test_every_include_exists():
-    for page in pages():
-        for path in included_files(page_source(page)):
-            assert path.is_file(), f"{page.relative_to(ROOT)} includes missing {path}"
-
-
 SECTION_START = re.compile(r"^\s*#\s*-+8<-+\s*\[start:(\w+)\]", re.M)
 NOTEBOOK_SOURCE = DOCS / "hooks" / "train_mnist_notebook.md"  # the notebook page's source
 

@@ -53,10 +53,6 @@ def _skip_reason(block, shell: str) -> str | None:
     return skip_reason(block, shell, ON_WINDOWS, installs_setting())
 
 
-def test_the_site_has_shell_blocks():
-    assert len(BLOCKS) >= 10, "the harness found almost no shell blocks: is it reading the pages?"
-
-
 @pytest.fixture(scope="session")
 def shared_environments(request, tmp_path_factory):
     """The install blocks' shared folders; each counts the runs of this session that will use it."""

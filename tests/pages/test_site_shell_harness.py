@@ -186,19 +186,6 @@ UNATTENDED_NEVER = re.compile(
 )
 
 
-@pytest.mark.parametrize(
-    "code",
-    [
-        "conda activate dml",
-        "$p = Read-Host -AsSecureString",
-        "winget install Python.Python.3.12",
-        "python train_mnist.py --device dml:1",
-    ],
-)
-def test_the_unattended_rule_catches(code):
-    assert UNATTENDED_NEVER.search(code)
-
-
 def test_every_shell_block_on_every_page_runs_on_windows_or_says_why_not():
     """The rule of the site: a block a reader copies has run on Windows, or its page says why it cannot."""
     blocks = all_shell_blocks()
@@ -235,15 +222,22 @@ OTHER_TORCH = re.compile(r"pip3? install\b[^\n]*--index-url\b|pip3? install\b[^\
 
 
 @pytest.mark.parametrize(
-    "code",
+    "rule, code",
     [
-        "pip3 install torch torchvision --index-url https://download.pytorch.org/whl/xpu",
-        'python -m pip install --index-url https://stable.repo.amd.com/rocm/whl-next/ "torch[device-gfx1100]==2.14.0+rocm10.1.0"',
-        "python -m pip install torch==2.14.1 torchvision==0.29.1",
+        ("unattended", "conda activate dml"),
+        ("unattended", "$p = Read-Host -AsSecureString"),
+        ("unattended", "winget install Python.Python.3.12"),
+        ("unattended", "python train_mnist.py --device dml:1"),
+        ("other torch", "pip3 install torch torchvision --index-url https://download.pytorch.org/whl/xpu"),
+        (
+            "other torch",
+            'python -m pip install --index-url https://stable.repo.amd.com/rocm/whl-next/ "torch[device-gfx1100]==2.14.0+rocm10.1.0"',
+        ),
+        ("other torch", "python -m pip install torch==2.14.1 torchvision==0.29.1"),
     ],
 )
-def test_the_other_torch_rule_catches(code):
-    assert OTHER_TORCH.search(code)
+def test_the_rules_catch(rule, code):
+    assert {"unattended": UNATTENDED_NEVER, "other torch": OTHER_TORCH}[rule].search(code)
     assert not OTHER_TORCH.search("python -m pip install torch-directml")
 
 
