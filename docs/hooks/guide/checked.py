@@ -136,12 +136,3 @@ def expand_checked(markdown: str, dates: dict[str, str] | None = None) -> str:
         return dates[name]
 
     return substitute(markdown, "checked", replace)
-
-
-def on_page_markdown(markdown, page, config, files):  # MkDocs hook signature
-    from mkdocs.exceptions import PluginError
-
-    try:
-        return expand_checked(markdown)
-    except (KeyError, ValueError) as error:
-        raise PluginError(f"{page.file.src_path}: {error.args[0]}") from None

@@ -56,12 +56,3 @@ def expand_pins(markdown: str, pins: dict[str, str] | None = None) -> str:
         return pins[name]
 
     return substitute(markdown, "pin", replace)
-
-
-def on_page_markdown(markdown, page, config, files):  # MkDocs hook signature
-    from mkdocs.exceptions import PluginError
-
-    try:
-        return expand_pins(markdown)
-    except KeyError as error:
-        raise PluginError(f"{page.file.src_path}: {error.args[0]}") from None
