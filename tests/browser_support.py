@@ -60,51 +60,6 @@ def context(browser):
     context.close()
 
 
-def in_contexts(items: list, work, contexts: int, abort: tuple[str, ...] = (), **context_options) -> list:
-    """[work(page, item) for item in items], in order, shared among ``contexts`` browser contexts that run
-    at once, each with its own page, in a thread with its own Playwright and Chromium (Playwright's sync
-    API serves one thread). Each context takes the next item as it finishes one, so a long page does not
-    hold the others back. For the whole-site sweeps: a page load waits on the browser and on animation
-    frames, which another context's work fills. Requests matching a pattern in ``abort`` are refused."""
-    import queue
-    import threading
-
-    from playwright.sync_api import sync_playwright
-
-    todo: queue.SimpleQueue = queue.SimpleQueue()
-    for index, item in enumerate(items):
-        todo.put((index, item))
-    results: list = [None] * len(items)
-    errors: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            with sync_playwright() as playwright:
-                chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
-                context = chromium.new_context(**context_options)
-                for pattern in abort:
-                    context.route(pattern, lambda route: route.abort())
-                page = context.new_page()
-                while not errors:
-                    try:
-                        index, item = todo.get_nowait()
-                    except queue.Empty:
-                        break
-                    results[index] = work(page, item)
-                chromium.close()
-        except BaseException as error:  # re-raised in the caller's thread
-            errors.append(error)
-
-    threads = [threading.Thread(target=run) for _ in range(max(1, contexts))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    if errors:
-        raise errors[0]
-    return results
-
-
 # The search's status line: its prompt when the box is empty, "Initializing" until the index is built,
 # otherwise the count of results for the query in the box (English and Chinese).
 PROMPT = "/Type to start|键入以开始搜索/"

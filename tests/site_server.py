@@ -115,11 +115,12 @@ class _Server(http.server.ThreadingHTTPServer):
 
 
 @contextlib.contextmanager
-def serve(site_dir: Path):
-    """Serve ``site_dir`` on a free port of 127.0.0.1; yields the site's base URL."""
-    prefix = base_path()
+def serve(site_dir: Path, prefix: str | None = None, port: int = 0):
+    """Serve ``site_dir`` under ``prefix`` (default: site_url's path) on ``port`` of 127.0.0.1 (default: a
+    free one); yields the site's base URL."""
+    prefix = prefix or base_path()
     handler = functools.partial(type("Handler", (_Handler,), {"prefix": prefix}), directory=str(site_dir))
-    server = _Server(("127.0.0.1", 0), handler)
+    server = _Server(("127.0.0.1", port), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

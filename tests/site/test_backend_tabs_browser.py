@@ -75,15 +75,6 @@ def test_the_choice_replaces_the_last_one_and_keeps_the_shell(site, context):
     page.close()
 
 
-def _chapters_open_on(page, base: str, tab: str) -> dict[str, list[str]]:
-    """Each chapter opened anew in the same browser context: the labels its back-end tab sets are on."""
-    found = {}
-    for chapter in ALL_CHAPTERS:
-        open_built(page, base + chapter)
-        found[chapter] = page.evaluate(CHECKED)
-    return found
-
-
 # (a shared answer, the tab every chapter must open on): chooser.js runs before backend_tabs.js on the chooser's
 # page, so an answer given while the page loads must still be stored.
 SHARED = [
@@ -102,22 +93,9 @@ def test_a_shared_answer_opens_every_chapter_on_its_tab(site, browser):
         page = context.new_page()
         open_built(page, base + url)
         page.locator("#chooser-recipe").wait_for()
-        found = _chapters_open_on(page, base + edition, tab)
+        found = {}
+        for chapter in ALL_CHAPTERS:  # each opened anew in the same browser context
+            open_built(page, base + edition + chapter)
+            found[chapter] = page.evaluate(CHECKED)
         context.close()
         assert all(labels and set(labels) == {tab} for labels in found.values()), (url, found)
-
-
-def test_the_home_forms_answer_opens_every_chapter_on_its_tab(site, browser):
-    """A fresh browser: the home page's form, the GPU's name typed and nothing else changed, then the chapters."""
-    _, base = site
-    for edition, name, tab in (("", "AMD Radeon RX 9070 XT", "ROCm"), ("zh/", "Intel(R) Arc(TM) A770 Graphics", "XPU")):
-        context = browser.new_context()
-        page = context.new_page()
-        open_built(page, base + edition)
-        page.fill("#home-gpu", name)
-        with page.expect_navigation():
-            page.locator(".home-chooser button").click()
-        page.locator("#chooser-recipe").wait_for()
-        found = _chapters_open_on(page, base + edition, tab)
-        context.close()
-        assert all(labels and set(labels) == {tab} for labels in found.values()), (edition, name, found)

@@ -129,6 +129,14 @@ QUERIES = {
         WHICH_GPU,
         "a GPU and a verb, nothing else: the route table was in none of the first seven",
     ),
+    # The pages' own words. 检查点: the troubleshooting page's boost (docs/hooks/guide/search_boost.py, for pasted
+    # error messages) puts its two sections that name a checkpoint first (a CUDA checkpoint that does not load;
+    # memory, which advises one); the chapter's checkpoint section comes third. A build that read another program's
+    # jieba cache indexed 检查 | 点 and listed a third troubleshooting section instead (tests/guide/test_jieba_cache.py).
+    "检查点": (("zh/mnist-training/#4-checkpoints-that-survive-a-crash",), "the chapter's own word"),
+    "显存": (("zh/troubleshooting/#memory-use-only-grows", "zh/troubleshooting/#out-of-gpu-memory"), "a page's word"),
+    "设备已移除": ("zh/troubleshooting/#the-device-was-removed", "the message's own words"),
+    "适配器": (("zh/glossary/#adapter", "zh/troubleshooting/#directml-uses-the-integrated-gpu"), "the glossary's word"),
     # Intel's and AMD's Chinese brand names (rules.json equivalents) and 驱动器, a disk drive, kept apart from 驱动
     "锐炫 A750": (WHICH_GPU, "Intel Arc's Chinese brand name, 锐炫"),
     "肾上腺素 驱动": (

@@ -221,7 +221,7 @@ def test_each_message_is_sent_as_recorded(request, evaluated):
 @pytest.fixture(scope="module")
 def searched(built_site):
     """search(edition, text) -> {sent, sections, entries} for the checks below, all searched in one Node run."""
-    queries = [(e, text) for e, text, _, _ in QUERY_SHAPES] + [(e, text) for e, text, _ in SECTIONS] + ENTRIES
+    queries = [(e, text) for e, text, _, _ in QUERY_SHAPES] + [(e, text) for e, text, *_ in SECTIONS] + ENTRIES
     answers = dict(zip(queries, node_search(built_site.path, queries), strict=True))
     return lambda name, text: answers[(name, text)]
 
@@ -290,38 +290,34 @@ def test_the_query_is_read_by_mechanism(searched, edition_name, text, holds, lac
     assert not missing and not present, f"{text!r} was sent as {sent!r}: lacks {missing}, holds {present}"
 
 
-ONCE = "import torch_native ModuleNotFoundError: No module named 'torch_native'"
-
-
-def test_a_pasted_word_is_searched_once(searched):
-    """A word the message repeats, or that a class name's parts repeat (ModuleNotFoundError: "module"), goes to
-    the worker once: lunr adds a clause's weight each time it comes, so the message's commonest words outweighed
-    its rare ones."""
-    sent = searched("en", ONCE)["sent"][-1].lower().split()
-    assert sent.count("module^1") == 1 and sent.count("torch_native^1") == 1, sent
-
-
-# (edition, text, a section the first three sections shown must hold)
+# (edition, text, a section the first sections shown must hold, how many of them)
 SECTIONS = [
     # "RX580" typed on an English page lists the section on which GPU takes which route (the Chinese edition:
     # tests/site/test_search_chinese.py); unsplit, lunr searched "rx580*", a word no page holds.
-    ("en", "RX580", "why-directml/#which-one-for-your-gpu"),
+    ("en", "RX580", "why-directml/#which-one-for-your-gpu", 3),
     # A model number the GPU table knows (docs/hooks/data/gpus.yml, gpus.json beside the search's scripts) lists
     # the chooser's GPU table within the first three; the table is out of the index, so lunr alone never lists it
     # (docs/javascripts/search/pipeline.js, withGpuTable).
-    ("en", "7900xtx", "choose/#every-gpu"),
-    ("en", "RX 580 not detected", "choose/#every-gpu"),
-    ("en", "780M", "choose/#every-gpu"),
+    ("en", "7900xtx", "choose/#every-gpu", 3),
+    ("en", "RX 580 not detected", "choose/#every-gpu", 3),
+    ("en", "780M", "choose/#every-gpu", 3),
+    # A question about a GPU as a whole, in English readers' words (the English equivalents of the Chinese
+    # review's probes, tests/site/test_search_chinese.py): the route table comes first
+    # (docs/javascripts/search/rules.json, gpu_question). Fixed expectations here, not search_eval.yml messages:
+    # a message added there after the draw may only be held out.
+    ("en", "Any way to do this with an AMD GPU?", "why-directml/#which-one-for-your-gpu", 1),
+    ("en", "can I train on an intel gpu", "why-directml/#which-one-for-your-gpu", 1),
+    ("en", "does pytorch work on amd gpu windows", "why-directml/#which-one-for-your-gpu", 1),
 ]
 
 
-@pytest.mark.parametrize("edition_name,text,section", SECTIONS)
-def test_a_query_lists_its_section_in_the_first_three(searched, edition_name, text, section):
-    found = searched(edition_name, text)["sections"][:3]
+@pytest.mark.parametrize("edition_name,text,section,within", SECTIONS)
+def test_a_query_lists_its_section_first_or_in_the_first_three(searched, edition_name, text, section, within):
+    found = searched(edition_name, text)["sections"][:within]
     assert section in found, found
 
 
-ENTRIES = [("en", ONCE), ("en", "pycharm cannot import torch"), ("zh", "程序被阻止")]
+ENTRIES = [("en", "pycharm cannot import torch"), ("zh", "程序被阻止")]
 
 
 def test_sections_are_listed_in_the_order_of_their_scores(searched):

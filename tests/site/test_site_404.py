@@ -33,6 +33,8 @@ def test_a_missing_page_answers_in_its_edition(site, context, edition):
     assert statuses[0] == 404, statuses
     assert page.evaluate("document.documentElement.lang") == language
     assert page.locator("article h1").inner_text().strip() == heading
+    header = page.evaluate("getComputedStyle(document.querySelector('.md-header')).position")
+    assert header == "sticky", "the 404 page's stylesheet did not load"
     way_back = page.locator("article a.md-button").first.evaluate("a => a.href")
     assert way_back == base + home, way_back
     menu = page.locator(".md-select__link").evaluate_all("links => links.map(a => [a.hreflang, a.href])")

@@ -12,20 +12,17 @@ that the same check fails where the problem exists.
 
 from __future__ import annotations
 
-import http.server
 import re
 import socket
-import threading
 import urllib.error
 import urllib.request
 import xml.etree.ElementTree as ElementTree
 from html.parser import HTMLParser
-from pathlib import Path
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urljoin
 
 import pytest
 
-from site_server import build
+from site_server import build, serve
 
 SUB_PATH = "/guide/"
 REPO_URL = "https://github.com/example-owner/directml-guide"
@@ -49,42 +46,10 @@ class _Links(HTMLParser):
             self.links.append(attrs["href"])
 
 
-def _handler(site: Path):
-    class PagesLikeHandler(http.server.SimpleHTTPRequestHandler):
-        """Serves ``site`` under SUB_PATH; anything missing gets 404.html with status 404, as on Pages."""
-
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, directory=str(site), **kwargs)
-
-        def translate_path(self, path):
-            path = urlsplit(path).path
-            if not path.startswith(SUB_PATH):
-                return str(site / "__outside_the_sub_path__")
-            return super().translate_path("/" + path[len(SUB_PATH) :])
-
-        def send_error(self, code, message=None, explain=None):
-            if code != 404:
-                return super().send_error(code, message, explain)
-            body = (site / "404.html").read_bytes()
-            self.send_response(404)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args):
-            pass
-
-    return PagesLikeHandler
-
-
-def _serve(site: Path, sock: socket.socket):
-    server = http.server.ThreadingHTTPServer(sock.getsockname(), _handler(site), bind_and_activate=False)
-    server.socket.close()
-    server.socket = sock
-    server.server_activate()
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
 
 
 def _get(url: str) -> tuple[int, bytes]:
@@ -97,34 +62,25 @@ def _get(url: str) -> tuple[int, bytes]:
 
 @pytest.fixture(scope="module")
 def subpath_build(built_site, tmp_path_factory):
-    """(socket, base URL, site folder, the build's result): the run's second and last full build, with the
-    deploy workflow's URL variables; the socket is bound first, so SITE_URL can name its port. It asks for
-    built_site so that it runs after the first build, whose notebook cache it should reuse."""
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    base = f"http://127.0.0.1:{sock.getsockname()[1]}{SUB_PATH}"
+    """(port, site folder, the build's result): the run's second and last full build, with the deploy workflow's
+    URL variables; the port is chosen first, so SITE_URL can name it. It asks for built_site so that it runs after
+    the first build, whose notebook cache it should reuse."""
+    port = _free_port()
     site = tmp_path_factory.mktemp("subpath-site")
-    result = build(site, SITE_URL=base, REPO_URL=REPO_URL, EDIT_URI="edit/main/docs/")
+    result = build(site, SITE_URL=f"http://127.0.0.1:{port}{SUB_PATH}", REPO_URL=REPO_URL, EDIT_URI="edit/main/docs/")
     assert result.returncode == 0, result.stdout + result.stderr
-    yield sock, base, site, result
-    sock.close()
+    return port, site, result
 
 
 @pytest.fixture(scope="module", params=["with SITE_URL", "local build"])
 def served(request, built_site):
-    """(origin + SUB_PATH, site folder, whether SITE_URL was set) for a running server. The local build is
-    the run's shared one (tests/conftest.py's built_site), built without the URL variables."""
+    """(origin + SUB_PATH, site folder, whether SITE_URL was set) for a running server that answers as Pages
+    does (tests/site_server.py). The local build is the run's shared one (tests/conftest.py's built_site), built
+    without the URL variables."""
     with_url = request.param == "with SITE_URL"
-    if with_url:
-        sock, base, site, _ = request.getfixturevalue("subpath_build")
-    else:
-        sock, site = socket.socket(), built_site.path
-        sock.bind(("127.0.0.1", 0))
-        base = f"http://127.0.0.1:{sock.getsockname()[1]}{SUB_PATH}"
-    server = _serve(site, sock)
-    yield base, site, with_url
-    server.shutdown()
-    server.server_close()
+    port, site, _ = request.getfixturevalue("subpath_build") if with_url else (0, built_site.path, None)
+    with serve(site, SUB_PATH, port) as base:
+        yield base, site, with_url
 
 
 def broken_urls_from_a_missing_page(base: str) -> list[str]:
