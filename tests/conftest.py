@@ -44,7 +44,8 @@ def pytest_addoption(parser) -> None:
 # .ci/run and the scripts they run (the folders tests/repo and tests/scripts), which a change to a page or a
 # snippet cannot break. `train`: it trains on real Fashion-MNIST (it asks for `fashion_mnist_root`, or it is a
 # page's Python block run with the data): each starts Python and torch and runs epochs, seconds to minutes.
-# The README's quick command leaves all three out.
+# `network`: it asks PyPI (it asks for `pypi_index`): pip resolves a page's install command, seconds each, and
+# fails without the network. Every other test is `quick`, which the README's quick command runs.
 BROWSER_FIXTURES = {"built_site", "browser"}
 CI_FOLDERS = ("repo", "scripts")
 TESTS = Path(__file__).resolve().parent
@@ -60,7 +61,9 @@ def tier_marks(item) -> list[str]:
         marks.append("train")
     if item.path.is_relative_to(TESTS) and item.path.relative_to(TESTS).parts[0] in CI_FOLDERS:
         marks.append("ci")
-    return marks
+    if "pypi_index" in fixtures:
+        marks.append("network")
+    return marks or ["quick"]
 
 
 @pytest.hookimpl(tryfirst=True)  # before -m selects by marker
@@ -83,6 +86,12 @@ def pytest_collection_modifyitems(config, items) -> None:
         return
     slow_files = {item.path for item in items if item.get_closest_marker("slow")}
     items.sort(key=lambda item: item.path not in slow_files)  # stable: each file's own order is kept
+
+
+@pytest.fixture(scope="session")
+def pypi_index() -> str:
+    """PyPI's index, for a test that resolves or reads packages there (the `network` tier)."""
+    return "https://pypi.org/simple"
 
 
 @pytest.fixture(scope="session")

@@ -2,7 +2,7 @@
 blocks up only as they scroll into view (content.lazy): every button is there at load, a reader moving
 with Tab reaches each one, and a wide block still gets its keyboard scrolling once it is on screen.
 
-That the buttons copy their block's text is tests/site/test_site_browser.py's test_every_copy_button_copies_its_block.
+That the buttons copy their block's text is tests/site/test_site_browser.py's test_each_page_on_a_desktop.
 """
 
 from __future__ import annotations

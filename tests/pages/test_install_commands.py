@@ -50,7 +50,6 @@ PYPROJECT = DOCS.parent / "pyproject.toml"
 INSTALL_LANGUAGES = {"powershell", "bat", "text"}
 INSTALL_KEYS = SHELL_KEYS | {"i18n"}
 PINS = pins.load_pins()
-INDEX = "https://pypi.org/simple"
 
 # The interpreter and platform each tab's commands are meant for.
 TARGETS = {
@@ -218,8 +217,10 @@ def _name(requirement: str) -> str:
 
 
 @cache
-def resolve(target: str, python: str, requirements: tuple[str, ...]) -> tuple[subprocess.CompletedProcess, dict | None]:
-    """pip's dry-run resolution of ``requirements`` for ``target`` and CPython ``python``: (result, report)."""
+def resolve(
+    index: str, target: str, python: str, requirements: tuple[str, ...]
+) -> tuple[subprocess.CompletedProcess, dict | None]:
+    """pip's dry-run resolution of ``requirements`` on ``index`` for ``target`` and CPython ``python``."""
     requirements = tuple(r for r in requirements if _name(r) not in SDIST_ONLY)
     config = TARGETS[target]
     markers = {
@@ -237,7 +238,7 @@ def resolve(target: str, python: str, requirements: tuple[str, ...]) -> tuple[su
     base = [
         sys.executable, "-c", PIP_WRAPPER, json.dumps(markers),
         # --isolated: ignore this machine's pip configuration (local wheel stores, constraints).
-        "install", "--isolated", "--index-url", INDEX, "--dry-run", "--ignore-installed",
+        "install", "--isolated", "--index-url", index, "--dry-run", "--ignore-installed",
         "--only-binary=:all:", *platforms, "--python-version", python, "--implementation", "cp",
         "--quiet", "--report", str(report), "--no-cache-dir",
     ]  # fmt: skip
@@ -282,10 +283,10 @@ def test_the_site_has_install_commands_for_both_targets():
 
 
 @pytest.mark.parametrize("key", RESOLUTIONS, ids=lambda k: f"{RESOLUTIONS[k][0].test_id}+{len(RESOLUTIONS[k]) - 1}")
-def test_install_commands_resolve_for_their_target(key):
+def test_install_commands_resolve_for_their_target(key, pypi_index):
     target, requirements = key
     texts = sorted({c.text for c in RESOLUTIONS[key]})
-    result, report = resolve(target, PINS["python"], requirements)
+    result, report = resolve(pypi_index, target, PINS["python"], requirements)
     assert result.returncode == 0, f"{texts} do not resolve for {target}:\n{result.stderr[-3000:]}"
     packages = installed(report)
     if any(r.startswith("torch-directml") for r in requirements):
@@ -309,16 +310,16 @@ def test_install_commands_resolve_for_their_target(key):
         assert ("nvidia-cudnn-cu12" in nvidia and "triton" in packages) if target == "linux" else not nvidia, nvidia
     if key == ("windows", ("torch-directml",)):
         # The page says Python 3.13 cannot install torch-directml (3.12 just did: the index was reachable).
-        newer, _ = resolve("windows", "3.13", requirements)
+        newer, _ = resolve(pypi_index, "windows", "3.13", requirements)
         assert newer.returncode != 0
         message = "Could not find a version that satisfies the requirement torch-directml (from versions: none)"
         assert message in newer.stderr, newer.stderr[-3000:]
 
 
-def test_the_old_fork_no_longer_installs():
+def test_the_old_fork_no_longer_installs(pypi_index):
     """The migration page says the 2021 recipe's fork no longer installs: pytorch-directml is yanked."""
     assert OLD_FORK, "the migration page's historical recipe installs pytorch-directml"
-    result, _ = resolve("windows", "3.8", OLD_FORK[0].requirements)
+    result, _ = resolve(pypi_index, "windows", "3.8", OLD_FORK[0].requirements)
     assert result.returncode != 0, "pytorch-directml installs again: update the migration page"
     assert "pytorch-directml" in result.stderr
 
@@ -559,14 +560,14 @@ def test_mirror_check_downloads_exactly_the_pinned_wheels(entry):
 
 
 @pytest.mark.parametrize("name", sorted(SDIST_ONLY))
-def test_sdist_only_pins_exist_on_pypi(name):
+def test_sdist_only_pins_exist_on_pypi(name, pypi_index):
     """A package resolve() leaves out: its pin exists on PyPI, as the source distribution it only has."""
     import urllib.request
 
     pinned = [r for r in dependency_group("test") if _name(r) == name]
     assert len(pinned) == 1 and "==" in pinned[0], pinned
     version = pinned[0].split("==", 1)[1].split(";")[0].strip()
-    request = urllib.request.Request(f"{INDEX}/{name}/", headers={"Accept": "application/vnd.pypi.simple.v1+json"})
+    request = urllib.request.Request(f"{pypi_index}/{name}/", headers={"Accept": "application/vnd.pypi.simple.v1+json"})
     with urllib.request.urlopen(request, timeout=60) as response:
         files = [f["filename"] for f in json.load(response)["files"]]
     assert f"{name}-{version}.tar.gz" in files, files[-5:]

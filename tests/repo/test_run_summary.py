@@ -77,11 +77,11 @@ def test_only_site_server_builds_this_checkouts_site():
     assert not found, f"full builds outside tests/site_server.py (use the built_site fixture): {found}"
 
 
-def test_the_quick_tier_leaves_out_the_site_build_chromium_training_and_the_ci_checks():
+def test_the_quick_tier_leaves_out_the_site_build_chromium_training_pypi_and_the_ci_checks():
     """The README's quick command selects by the marks tests/conftest.py sets from what a test asks for: a test
     that needs the built site or Chromium (directly or through a fixture that does) is `browser`, one in
-    tests/repo or tests/scripts is `ci`, one that trains on real Fashion-MNIST is `train`, and any other is
-    quick, whatever folder it sits in."""
+    tests/repo or tests/scripts is `ci`, one that trains on real Fashion-MNIST is `train`, one that asks PyPI is
+    `network`, and any other is `quick`, whatever folder it sits in."""
     spec = importlib.util.spec_from_file_location("tiers_under_test", ROOT / "tests" / "conftest.py")
     conftest = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(conftest)
@@ -94,13 +94,14 @@ def test_the_quick_tier_leaves_out_the_site_build_chromium_training_and_the_ci_c
 
     assert marks("guide", "built_site", "tmp_path") == ["browser"]  # a machinery check on the built pages
     assert marks("site", "site", "browser", "built_site") == ["browser"]  # `site` depends on built_site
-    assert marks("site") == []  # a test of tests/site that needs neither
+    assert marks("site") == ["quick"]  # a test of tests/site that needs neither
     assert marks("repo", "tmp_path") == ["ci"] and marks("scripts") == ["ci"]
     assert marks("snippets", "fashion_mnist_root", "tmp_path") == ["train"]  # epochs on real data
-    assert marks("snippets", "tmp_path") == []
+    assert marks("snippets", "tmp_path") == ["quick"]
+    assert marks("pages", "pypi_index") == ["network"]
     assert marks("pages", args=("--data-dir", "{fashion_mnist}")) == ["train"]  # a page block run with the data
-    assert marks("pages", args=("--epochs", "1")) == []
+    assert marks("pages", args=("--epochs", "1")) == ["quick"]
     markers = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]["ini_options"]
-    assert {m.split(":")[0] for m in markers["markers"]} >= {"browser", "ci", "train"}
-    quick = '-m pytest -n auto -m "not browser and not ci and not train"'
+    assert {m.split(":")[0] for m in markers["markers"]} >= {"browser", "ci", "train", "network", "quick"}
+    quick = "-m pytest -n auto -m quick"
     assert quick in (ROOT / "README.md").read_text(encoding="utf-8")
