@@ -113,7 +113,7 @@ def test_current_torch_deselects_the_any_torch_tests_only():
         deselected, items = [], [item("a", "any_torch"), item("b", "slow"), item("c", "any_torch")]
         config = SimpleNamespace(
             getoption=lambda option, on=current: on and option == "--current-torch",
-            hook=SimpleNamespace(pytest_deselected=lambda items: deselected.extend(items)),
+            hook=SimpleNamespace(pytest_deselected=lambda items, into=deselected: into.extend(items)),
         )
         conftest.pytest_collection_modifyitems(config, items)
         assert ([i.name for i in items], [i.name for i in deselected]) == (kept, left_out)
