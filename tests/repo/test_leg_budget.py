@@ -1,12 +1,11 @@
 """What each workflow leg's pytest selection runs on that leg's OS, computed from the files: the modules it
-collects there (a module skipped on Windows drops out of a Windows leg), the nested suites they start over the
-project's own test files, and the pages' shell blocks that run, outer and nested, with their installs.
+collects there (a module skipped on Windows drops out of a Windows leg) and the pages' shell blocks that run,
+with their installs.
 
 Each rule is a first Windows run that would fail: on a Windows leg the shell blocks run once, in the leg
-itself, never again inside a nested suite (each repeats 70 runs, 17 of them pip installs, past the job's time
-limit); on the GPU PC no shell block that installs runs at all (it keeps what a job leaves, so only the
-hash-locked step installs); and the environments they build fit the hosted image's free disk
-(tests/windows_environments.json).
+itself, never again inside a nested suite; on the GPU PC no shell block that installs runs at all (it keeps
+what a job leaves, so only the hash-locked step installs); and the environments they build fit the hosted
+image's free disk (tests/windows_environments.json).
 """
 
 from __future__ import annotations
@@ -19,7 +18,6 @@ import pytest
 
 from guide_harness import ROOT, all_shell_blocks
 from shell_environments import (
-    INSTALLS_VARIABLE,
     environment_key,
     installs_setting,
     measured,
@@ -62,55 +60,39 @@ def modules(selection: list[str]) -> list[Path]:
     return sorted(p for p in found if "node_modules" not in p.parts)
 
 
-def nested(path: Path) -> tuple[list[str], str] | None:
-    """(the project's test files a module's nested pytest runs select, their installs setting), or None."""
-    source = path.read_text(encoding="utf-8")
-    if not NESTED_PYTEST.search(source):
-        return None
-    paths = sorted(
-        {
-            node.value
-            for node in ast.walk(ast.parse(source))
-            if isinstance(node, ast.Constant)
-            and isinstance(node.value, str)
-            and TEST_PATH.match(node.value)
-            and (ROOT / node.value).exists()
-        }
-    )
-    if not paths:
-        return None  # it runs a suite it writes into tmp_path
-    forced = re.search(rf"""["']{INSTALLS_VARIABLE}["']:\s*["']none["']""", source)
-    return paths, "none" if forced else "pypi"
+def test_no_test_runs_the_projects_own_tests_in_a_nested_suite():
+    """A nested pytest run over the project's test files runs the pages' shell blocks again inside a Windows leg:
+    70 runs, 17 of them pip installs, past the job's time limit. A nested run of a suite a test writes into
+    tmp_path (no project path in the module) is fine."""
+    found = []
+    for path in modules([]):
+        source = path.read_text(encoding="utf-8")
+        if NESTED_PYTEST.search(source):
+            found += [
+                f"{path.relative_to(ROOT).as_posix()}: {node.value}"
+                for node in ast.walk(ast.parse(source))
+                if isinstance(node, ast.Constant)
+                and isinstance(node.value, str)
+                and TEST_PATH.match(node.value)
+                and (ROOT / node.value).exists()
+            ]
+    assert not found, found
 
 
-def what_runs(selection: list[str], runner_os: str, setting: str, blocks) -> dict:
-    """Modules, nested suites and shell-block runs (outer and nested) of a selection on ``runner_os``."""
+def what_runs(selection: list[str], runner_os: str, setting: str, blocks) -> tuple[list[Path], list]:
+    """The modules a selection collects on ``runner_os``, and the shell-block runs among them."""
     on_windows = runner_os == "Windows"
-    plan = {"modules": [], "nested": [], "shell runs": [], "nested shell runs": []}
-
-    def shell_runs(installs: str) -> list:
-        return [
-            (b, shell, environment_key(b))
-            for b, shell in runs_of(blocks)
-            if skip_reason(b, shell, on_windows, installs, have=HOSTED_TOOLS.__contains__) is None
-        ]
-
-    def visit(paths: list[str], installs: str, depth: int) -> None:
-        for path in modules(paths):
-            if on_windows and skipped_on_windows(path.read_text(encoding="utf-8")):
-                continue
-            name = path.relative_to(ROOT).as_posix()
-            if depth == 0:
-                plan["modules"].append(name)
-            if name == SHELL_BLOCKS_MODULE:
-                plan["shell runs" if depth == 0 else "nested shell runs"] += shell_runs(installs)
-            inner = nested(path)
-            if inner and depth < 3:
-                plan["nested"].append((name, inner[0]))
-                visit(*inner, depth + 1)
-
-    visit(selection, setting, 0)
-    return plan
+    collected = [
+        p for p in modules(selection) if not (on_windows and skipped_on_windows(p.read_text(encoding="utf-8")))
+    ]
+    if ROOT / SHELL_BLOCKS_MODULE not in collected:
+        return collected, []
+    runs = [
+        (b, shell, environment_key(b))
+        for b, shell in runs_of(blocks)
+        if skip_reason(b, shell, on_windows, setting, have=HOSTED_TOOLS.__contains__) is None
+    ]
+    return collected, runs
 
 
 def installs(runs) -> list:
@@ -134,19 +116,14 @@ SIZES = {key: env["unpacked_mb"] for key, env in FIGURES["environments"].items()
 SUITE_MB = FIGURES["environments"]["the suite (--group test, the Windows lock)"]["unpacked_mb"]
 
 
-def budget_problems(plan: dict, runner_os: str, hosted: bool) -> list:
+def budget_problems(shell_runs: list, runner_os: str, hosted: bool) -> list:
     problems = []
-    if runner_os == "Windows" and plan["nested shell runs"]:
+    if not hosted and installs(shell_runs):
         problems.append(
-            f"{len(plan['nested shell runs'])} shell-block runs again inside nested suites "
-            f"({len(installs(plan['nested shell runs']))} installs): {plan['nested']}"
+            f"the GPU PC would run {len(installs(shell_runs))} shell blocks that pip-install without hashes"
         )
-    if not hosted:
-        unhashed = installs(plan["shell runs"] + plan["nested shell runs"])
-        if unhashed:
-            problems.append(f"the GPU PC would run {len(unhashed)} shell blocks that pip-install without hashes")
     if runner_os == "Windows" and hosted:
-        peak = SUITE_MB + peak_megabytes([key for _, _, key in installs(plan["shell runs"])], SIZES)
+        peak = SUITE_MB + peak_megabytes([key for _, _, key in installs(shell_runs)], SIZES)
         if peak > HOSTED_WINDOWS_DISK_MB:
             problems.append(f"{peak:.0f} MB of environments at the peak, over {HOSTED_WINDOWS_DISK_MB} MB")
     return problems
@@ -154,10 +131,8 @@ def budget_problems(plan: dict, runner_os: str, hosted: bool) -> list:
 
 @pytest.mark.parametrize("tests, runner_os, setting, hosted", list(leg_cases()))
 def test_each_leg_fits_its_budget(tests, runner_os, setting, hosted):
-    plan = what_runs(tests, runner_os, setting, BLOCKS)
-    assert plan["modules"], "the leg collects nothing"
-    assert budget_problems(plan, runner_os, hosted) == []
-    if runner_os == "Windows":
-        assert plan["shell runs"], "the Windows legs run the pages' shell blocks"
-    else:
-        assert plan["shell runs"] == plan["nested shell runs"] == []  # Linux: shell blocks skip
+    collected, shell_runs = what_runs(tests, runner_os, setting, BLOCKS)
+    assert collected, "the leg collects nothing"
+    assert budget_problems(shell_runs, runner_os, hosted) == []
+    # The Windows legs run the pages' shell blocks; on Linux they skip.
+    assert bool(shell_runs) == (runner_os == "Windows")
