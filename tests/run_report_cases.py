@@ -486,18 +486,33 @@ HOSTILE = {
 # --- issue bodies: what GitHub shows is what is judged, and only with consent ---------------------------------
 
 
-def body_verdict(body: str) -> str:
-    """accepted or refused, as the workflow's validator judges an issue's body (or crash)."""
+# The reason the comment gives the reporter for each kind of refused body.
+BODY_REASONS = {
+    "hidden valid report": "report.timed_run.accuracy: 1.2 is greater than the maximum of 1",
+    "unticked": "the consent box is not ticked",
+    "no consent": "the consent box is not ticked",
+    "consent hidden": "the consent box is not ticked",
+    "heading hidden": "no section '### The report'",
+    "heading level": "no section '### The report'",
+    "no report": "holds no fenced json block",
+}
+
+
+def body_verdict(body: str, kind: str) -> str:
+    """accepted or refused (with the kind's reason in the comment), as the workflow's validator judges an issue's
+    body (or crash)."""
     folder = Path(os.environ.get("TMPDIR", "/tmp"))
-    event = folder / f"fuzz-event-{os.getpid()}.json"
+    event, comment = folder / f"fuzz-event-{os.getpid()}.json", folder / f"fuzz-{os.getpid()}.md"
     issue = {"number": 7, "title": "Run report", "body": body, "labels": [{"name": "run-report"}]}
     event.write_text(json.dumps({"action": "opened", "issue": issue}), encoding="utf-8")
     out = io.StringIO()
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
-            status = validator.main(["--event", str(event), "--comment", str(folder / f"fuzz-{os.getpid()}.md")])
+            status = validator.main(["--event", str(event), "--comment", str(comment)])
     except BaseException as error:  # noqa: BLE001 - a crash is what is counted
         return f"crash {type(error).__name__}"
+    if status == 1 and BODY_REASONS.get(kind, "") not in comment.read_text(encoding="utf-8"):
+        return "refused for another reason"
     return {0: "accepted", 1: "refused"}.get(status, f"crash (exit {status})")
 
 
@@ -517,7 +532,8 @@ UNTICKED = "- [ ] I have read the report, and I agree that it is published"
 def bodies(draw, hostile: bool):
     """An issue body as the form writes it, with generated noise a browser or an edit adds (CRLF, a lower-case
     x, comments and text elsewhere); hostile: the visible report refused while a valid one hides in a comment,
-    or the consent box unticked, hidden or missing, or the report's heading hidden or of another level."""
+    or the consent box unticked, hidden or missing, or the report's heading hidden or of another level, or no
+    report under it."""
     report = draw(bases)
     refused = changed_by(report, {"timed_run.accuracy": 1.2})
     comment = draw(st.sampled_from(["", "<!-- a note -->\n\n", "<!--\n\nedited\n-->\n"]))
@@ -528,6 +544,7 @@ def bodies(draw, hostile: bool):
         kind = draw(
             st.sampled_from(
                 ["hidden valid report", "unticked", "no consent", "consent hidden", "heading hidden", "heading level"]
+                + ["no report"]
             )
         )
         if kind == "hidden valid report":
@@ -540,6 +557,8 @@ def bodies(draw, hostile: bool):
             parts.pop()
         elif kind == "consent hidden":
             parts[1] = section("Consent", f"{UNTICKED}\n<!-- {TICKED} -->")
+        elif kind == "no report":  # the form's field left empty
+            parts[0] = section("The report", "_No response_")
         elif kind == "heading hidden":
             parts[0] = "<!-- ### The report -->\n\n" + fenced(report) + "\n\n"
         else:
@@ -556,7 +575,7 @@ def tally_bodies(strategy) -> Counter:
     @settings(max_examples=EXAMPLES // 2, derandomize=True, database=None, phases=[Phase.generate], deadline=None)
     @given(strategy)
     def draw(case):
-        seen[(case[0], body_verdict(case[1]))] += 1
+        seen[(case[0], body_verdict(case[1], case[0]))] += 1
 
     draw()
     return seen

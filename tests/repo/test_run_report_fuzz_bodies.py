@@ -1,8 +1,8 @@
 """The generated fuzz of the run-report validator: issue bodies (tests/run_report_cases.py). What GitHub
 shows under the form's heading is what is judged, and only with the consent box ticked: a body as the form
 writes it (CRLF, a lower-case x, comments and text elsewhere) is accepted; a valid report hidden in a comment
-beside a refused visible one, a consent box unticked, hidden or missing, a heading hidden or of another level
-are refused."""
+beside a refused visible one, a consent box unticked, hidden or missing, a heading hidden or of another level,
+or the form's field left empty, are refused, each for its own reason in the comment."""
 
 from __future__ import annotations
 

@@ -1,18 +1,13 @@
 """The run-report workflow (.github/workflows/run-report.yml) and its validator (docs/hooks/data/runs/validate.py).
 
-* The validator, by table: tests/repo/run_reports/hostile.yml holds the third reliability review's hostile
-  and malformed reports (and the earlier tests' bad reports), each made here from a real report, with what
-  the review's validator did and the reason now expected; one test runs the whole table and lists every row
-  that fails. An error inside the validator is one line and exit 3, never a traceback or "invalid". The
-  classes of characters, path forms, keys, integers and combinations are generated, not rows:
-  tests/repo/test_run_report_fuzz.py.
-* The workflow, end to end, through a local run of its jobs' steps (validate, propose, comment: each `run:`
-  script with bash, its `env:` and `if:` filled in from the event and the earlier jobs' results, `gh` a
-  stand-in that logs each call): every path ends in one comment on the issue, saying what happened and what
-  to do: valid with a pull request, invalid, the validator's own error, Python stopping without a verdict,
-  a refused pull request and a missing label (each of the last two also fails a step that names the setting).
-  Nothing of the issue reaches a shell as code: no step interpolates ${{ }} into its script (and zizmor's
-  template-injection rule, tests/repo/test_workflows.py).
+* The validator, by table: tests/repo/run_reports/hostile.yml holds the reliability reviews' hostile and
+  malformed reports, each made here from a real report, with what the review's validator did and the reason
+  now expected. The classes of characters, path forms, keys, integers, combinations and issue bodies are
+  generated, not rows: tests/repo/test_run_report_fuzz.py and test_run_report_fuzz_bodies.py.
+* The workflow, through a local run of its jobs' steps (each `run:` script in bash, its `env:` and `if:` filled
+  in from the event and the earlier jobs' results, `gh` a stand-in that logs each call): every path ends in one
+  comment on the issue, saying what happened and what to do; a refused pull request and a missing label (the
+  repository's first-run settings) also fail a step that names the setting.
 
 tests/repo/run_reports/report.json is a real report (report.py on this project's CPU machine, its two folder
 paths written relative to the scripts folder as report.py now writes them).
@@ -167,25 +162,6 @@ def test_an_error_inside_the_validator_is_one_line_and_exit_3(tmp_path, monkeypa
     lines = (out.out + out.err).splitlines()
     assert len(lines) == 1 and "Traceback" not in lines[0], lines
     assert lines[0].startswith("error: the validator itself failed (") and "KeyError: 'gpu'" in lines[0]
-
-
-def test_the_command_line_writes_the_comment_and_the_proposal(tmp_path):
-    event = issue_event(tmp_path, "Run report", form_body(REAL), number=42)
-    command = [sys.executable, str(VALIDATOR), "--event", str(event), "--comment", str(tmp_path / "comment.md")]
-    command += ["--proposal", str(tmp_path / "proposal")]
-    result = subprocess.run(command, capture_output=True, text=True, timeout=120, env={"PATH": "/usr/bin:/bin"})
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert (tmp_path / "proposal" / "issue-42.json").read_text(encoding="utf-8") == REAL  # as report.py wrote it
-    assert (tmp_path / "comment.md").read_text(encoding="utf-8").startswith("**The run report is valid.**")
-    command[3] = str(issue_event(tmp_path, "Run report", form_body("{"), number=43))
-    result = subprocess.run(command, capture_output=True, text=True, timeout=120, env={"PATH": "/usr/bin:/bin"})
-    assert result.returncode == 1
-    assert "the report is not valid JSON" in (tmp_path / "comment.md").read_text(encoding="utf-8")
-    assert not (tmp_path / "proposal" / "issue-43.json").exists()
-    (tmp_path / "push.json").write_text(json.dumps({"action": "push"}), encoding="utf-8")
-    command[3] = str(tmp_path / "push.json")
-    result = subprocess.run(command, capture_output=True, text=True, timeout=120, env={"PATH": "/usr/bin:/bin"})
-    assert result.returncode == 2 and "is not an issue event" in result.stderr
 
 
 # --- the issue form and the pages ---------------------------------------------------------------------------
@@ -490,39 +466,6 @@ def test_a_key_with_a_workflow_command_never_starts_a_line_of_the_log(tmp_path):
     token = re.fullmatch(r"::stop-commands::([0-9a-f]{32})", commands[0])
     assert token and commands[1:] == [f"::{token.group(1)}::"], commands
     assert "\\n::error title=Report valid" in run["log"]  # printed, escaped, inside the stopped part
-
-
-@pytest.mark.parametrize(
-    "body, reason",
-    [
-        # The first fence hidden in a comment (GitHub does not show it) holds a faster run than the visible one.
-        (
-            "<!--\n```json\n"
-            + REAL.replace('"seconds_per_epoch": 2.3', '"seconds_per_epoch": 1.2')
-            + "\n```\n-->\n"
-            + form_body(INVALID),
-            "report.timed_run.accuracy: 1.2 is greater than the maximum of 1",
-        ),
-        (form_body(REAL).replace("- [X] I have read", "- [ ] I have read"), "the consent box is not ticked"),
-        (form_body(REAL).split("### Consent")[0], "the consent box is not ticked"),
-        (f"```json\n{REAL}\n```\n", "no section '### The report'"),
-        (
-            "### The report\n\n_No response_\n\n### Consent\n\n- [X] I have read the report\n",
-            "holds no fenced json block",
-        ),
-        ("<!-- ### The report\n\n```json\n" + REAL + "\n```\n\n### Consent\n\n- [X] yes -->\n", "no section"),
-    ],
-    ids=["hidden fence", "consent unticked", "no consent section", "no form heading", "no fence", "all hidden"],
-)
-def test_only_the_visible_report_under_the_forms_heading_with_consent_is_judged(body, reason, tmp_path):
-    """Review 6, m5: the body's first fence was judged wherever it was, and consent was never checked."""
-    event = issue_event(tmp_path, "Run report", body)
-    command = [sys.executable, str(VALIDATOR), "--event", str(event), "--comment", str(tmp_path / "comment.md")]
-    command += ["--proposal", str(tmp_path / "proposal")]
-    result = subprocess.run(command, capture_output=True, text=True, timeout=120, env={"PATH": "/usr/bin:/bin"})
-    assert result.returncode == 1, result.stdout + result.stderr
-    assert reason in (tmp_path / "comment.md").read_text(encoding="utf-8")
-    assert not (tmp_path / "proposal").exists()
 
 
 def test_an_issue_that_is_not_a_report_gets_no_comment(tmp_path):
