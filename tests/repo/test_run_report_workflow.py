@@ -19,6 +19,7 @@ import base64
 import importlib.util
 import json
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -228,25 +229,11 @@ case "$*" in
 esac
 """
 
-# A Python that runs the validator with one of its rules broken: the validator's own error (exit 3).
-BROKEN_RULE = """#!/bin/sh
-exec "{python}" -c '
-import importlib.util, sys
-spec = importlib.util.spec_from_file_location("v", sys.argv[1])
-v = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(v)
-def broken(report):
-    raise KeyError("gpu")
-v.hardware_problems = broken
-sys.exit(v.main(sys.argv[2:]))
-' "$@"
-"""
-# A Python that stops as the old validator did on 40 KB of "[": a traceback, exit 1, no comment.
-STOPPED = """#!/bin/sh
-echo 'Traceback (most recent call last):' >&2
-echo 'RecursionError: maximum recursion depth exceeded while decoding a JSON array' >&2
-exit 1
-"""
+
+def stopped(status: int, *lines: str) -> str:
+    """A Python that stops without a verdict: it prints ``lines`` and exits with ``status``, writing no comment
+    (the validator's own exit 3 is test_an_error_inside_the_validator_is_one_line_and_exit_3's)."""
+    return "#!/bin/sh\n" + "".join(f"echo {shlex.quote(line)} >&2\n" for line in lines) + f"exit {status}\n"
 
 
 def evaluate(expression: str | None, values: dict) -> bool:
@@ -306,7 +293,7 @@ def run_locally(event: Path, tmp_path: Path, label="yes", pull="opened", python=
     bin_dir.mkdir(exist_ok=True)
     (bin_dir / "gh").write_text(FAKE_GH, encoding="utf-8")
     if python:
-        (bin_dir / "python").write_text(python.format(python=sys.executable), encoding="utf-8")
+        (bin_dir / "python").write_text(python, encoding="utf-8")
     else:
         (bin_dir / "python").write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n', encoding="utf-8")
     for tool in bin_dir.iterdir():
@@ -373,13 +360,14 @@ PATHS = {
         [],
     ),
     "the validator's own error": (
-        dict(report=REAL, python=BROKEN_RULE),
+        dict(report=REAL, python=stopped(3, "error: the validator itself failed (KeyError: 'gpu')")),
         {"validate": "failure", "propose": "skipped", "comment": "success"},
         ["**The check could not finish.**", "https://github.com/Owner/Repo/actions/runs/99", "need not do anything"],
         ["the validator stopped without a verdict (exit 3)"],
     ),
     "Python stops without a verdict": (
-        dict(report="[" * 20000, python=STOPPED),
+        # As the old validator stopped on 40 KB of "[": a traceback, exit 1, no comment.
+        dict(report="[" * 20000, python=stopped(1, "Traceback (most recent call last):", "RecursionError: maximum")),
         {"validate": "failure", "propose": "skipped", "comment": "success"},
         ["**The check could not finish.**"],
         ["the validator stopped without a verdict (exit 1)"],
