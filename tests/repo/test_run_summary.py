@@ -1,5 +1,6 @@
 """tests/run_summary.py, the plugin that ends every run: it counts the site's builds and fails a run that
-builds more than site_server.MAX_BUILDS times, and it counts the page blocks by their test function."""
+builds more than site_server.MAX_BUILDS times. And tests/conftest.py's collection hook: the tiers it marks, and
+what --current-torch leaves out."""
 
 from __future__ import annotations
 
