@@ -1,20 +1,18 @@
 """The `directml` marker (tests/directml_policy.py): skipped with a reason without a DirectML GPU, a failure under
 REQUIRE_DIRECTML=1 (the GPU runner), with a stand-in `torch_directml` so the result is the same on every machine.
-What a test's setup does is checked in this process; what the plugin does to a whole run (its header, its exit
-status, --collect-only) in a pytest run in a scratch folder."""
+Each hook is called in this process, with the plugin's record of the run set aside."""
 
 from __future__ import annotations
 
-import os
+import importlib.util
 import sys
-import textwrap
 from types import SimpleNamespace
 
 import pytest
 
 import directml_policy
 import fake_directml
-from guide_harness import TESTS, run_python
+from guide_harness import TESTS
 
 WARP = ["Microsoft Basic Render Driver"]
 MARKED = SimpleNamespace(get_closest_marker=lambda name: name == "directml" or None)
@@ -80,39 +78,49 @@ def test_every_run_says_what_torch_directml_sees(adapters):
     assert "only a software adapter" in directml_policy.pytest_report_header(None)[0]
 
 
-# --- the plugin in a whole run ------------------------------------------------------------------------------
+# --- the plugin at the end of a run on the GPU runner -------------------------------------------------------
 
-TESTS_WITH_MARKER = textwrap.dedent("""
-    import pytest
 
-    def test_plain():
-        assert 1 + 1 == 2
-
-    @pytest.mark.directml
-    def test_on_the_gpu():
-        assert True
-""")
+def report(outcome: str) -> SimpleNamespace:
+    """A DirectML test's report at the end of its call."""
+    return SimpleNamespace(
+        keywords={"directml": 1}, nodeid="t.py::gpu", when="call", **{"skipped": False, "passed": False, outcome: True}
+    )
 
 
 @pytest.mark.parametrize(
-    "tests, require, args, status, said",
+    "outcomes, collect_only, failed, summary",
     [
-        (TESTS_WITH_MARKER, False, ["-rs"], 0, ["1 passed, 1 skipped", "torch-directml: torch-directml does not imp"]),
-        (TESTS_WITH_MARKER, True, [], 1, ["1 passed, 1 error", "REQUIRE_DIRECTML=1 but torch-directml does not"]),
-        # A run on the GPU runner in which no DirectML test ran (markers lost, tests deselected) fails too.
-        ("def test_plain():\n    pass\n", True, [], 1, ["0 DirectML tests passed", "FAILED: REQUIRE_DIRECTML=1"]),
+        (["passed"], False, False, "1 DirectML tests passed, 0 skipped (REQUIRE_DIRECTML=1)"),
+        (["passed", "skipped"], False, True, "1 DirectML tests passed, 1 skipped (FAILED: REQUIRE_DIRECTML=1 needs"),
+        # None ran (markers lost, tests deselected): a failed run too.
+        ([], False, True, "0 DirectML tests passed, 0 skipped (FAILED: REQUIRE_DIRECTML=1 needs all of them to run)"),
         # `pytest --collect-only` in the GPU job's environment runs no test: not a failure.
-        (TESTS_WITH_MARKER, True, ["--collect-only", "-q"], 0, ["2 tests collected"]),
+        ([], True, False, "0 DirectML tests passed, 0 skipped (REQUIRE_DIRECTML=1; --collect-only runs none)"),
     ],
-    ids=["skipped", "required", "none ran", "collect only"],
 )
-def test_a_run_without_directml(tmp_path, tests, require, args, status, said):
-    (tmp_path / "conftest.py").write_text('pytest_plugins = ["directml_policy"]\n', encoding="utf-8")
-    (tmp_path / "pytest.ini").write_text("[pytest]\nmarkers =\n    directml: needs DirectML\n", encoding="utf-8")
-    (tmp_path / "test_sample.py").write_text(tests, encoding="utf-8")
-    fake = fake_directml.install(tmp_path, import_error=fake_directml.NOT_INSTALLED)
-    env = {"PYTHONPATH": os.pathsep.join([fake, str(TESTS)]), "REQUIRE_DIRECTML": "1" if require else ""}
-    result = run_python(["-m", "pytest", "-p", "no:cacheprovider", *args, str(tmp_path)], cwd=tmp_path, **env)
-    assert result.returncode == status, result.stdout[-2000:]
-    for words in said:
-        assert words in result.stdout, result.stdout[-2000:]
+def test_the_gpu_runners_run_fails_unless_all_its_directml_tests_ran(
+    adapters, monkeypatch, outcomes, collect_only, failed, summary
+):
+    adapters(None, require=True)
+    option = SimpleNamespace(keyword="", markexpr="", collectonly=collect_only)
+    session = SimpleNamespace(config=SimpleNamespace(option=option), testscollected=2, exitstatus=pytest.ExitCode.OK)
+    for name, value in (("_directml_skips", []), ("_directml_passed", []), ("_session", [session])):
+        monkeypatch.setattr(directml_policy, name, value)  # this run's own record stays as it is
+    for outcome in outcomes:
+        directml_policy.pytest_runtest_logreport(report(outcome))
+    directml_policy.pytest_sessionfinish(session, pytest.ExitCode.OK)
+    lines = []
+    reporter = SimpleNamespace(write_sep=lambda *args: None, write_line=lines.append)
+    directml_policy.pytest_terminal_summary(reporter, session.exitstatus, session.config)
+    assert session.exitstatus == (pytest.ExitCode.TESTS_FAILED if failed else pytest.ExitCode.OK)
+    assert len(lines) == 1 and lines[0].startswith(summary), lines
+
+
+def test_every_run_loads_the_policy_and_reads_require_directml(monkeypatch):
+    assert '"directml_policy"' in (TESTS / "conftest.py").read_text(encoding="utf-8")
+    monkeypatch.setenv("REQUIRE_DIRECTML", "1")
+    spec = importlib.util.spec_from_file_location("policy_under_test", TESTS / "directml_policy.py")
+    fresh = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fresh)
+    assert fresh.REQUIRE_DIRECTML is True
