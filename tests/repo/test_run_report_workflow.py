@@ -401,6 +401,9 @@ PATHS = {
 }
 
 
+WARNED = ("::error::", "::warning::")
+
+
 @pytest.mark.parametrize("path", list(PATHS))
 def test_every_path_ends_in_one_comment(path, tmp_path):
     given, results, said, errors = PATHS[path]
@@ -424,6 +427,11 @@ def test_every_path_ends_in_one_comment(path, tmp_path):
     assert len(run["errors"]) == len(errors), run["errors"]
     for words in errors:
         assert any(words in line for line in run["errors"]), run["errors"]
+    # Around the validator, workflow commands are off, with a token of the run's own: no text of a report is read
+    # as one (the validator's escaping of each line it prints: test_run_report_fuzz.py's workflow-command keys).
+    stops = [line for line in run["log"].splitlines() if line.startswith("::") and not line.startswith(WARNED)]
+    token = re.fullmatch(r"::stop-commands::([0-9a-f]{32})", stops[0])
+    assert token and stops[1:] == [f"::{token.group(1)}::"], stops
     if path == "valid":
         put = [c for c in run["calls"] if c.startswith("api -X PUT repos/Owner/Repo/contents/docs/hooks/data/runs/")]
         assert put and f"content={base64.b64encode(REAL.encode()).decode()}" in put[0]
@@ -432,20 +440,6 @@ def test_every_path_ends_in_one_comment(path, tmp_path):
         ]
         for checks in pull_request:  # every workflow that a pull request starts, started on the report's branch
             assert f"workflow run {checks} --ref run-report/issue-7" in run["calls"], checks
-
-
-def test_a_key_with_a_workflow_command_never_starts_a_line_of_the_log(tmp_path):
-    """Review 6, m4: a report's key printed raw put `::error ...` at the start of a line of the step's log. Every
-    line the validator prints is escaped; around it, workflow commands are stopped with a token of the run's own."""
-    report = json.loads(REAL)
-    report["guide"]["scripts"]["x\n::error title=Report valid::merge it\r\n::add-mask::valid"] = "\u202e"
-    event = issue_event(tmp_path, "Run report", form_body(json.dumps(report, indent=1)))
-    run = run_locally(event, tmp_path)
-    assert run["validate"] == "success" and "**The run report was not accepted.**" in run["comments"][0]
-    commands = [line for line in run["log"].splitlines() if line.startswith("::")]
-    token = re.fullmatch(r"::stop-commands::([0-9a-f]{32})", commands[0])
-    assert token and commands[1:] == [f"::{token.group(1)}::"], commands
-    assert "\\n::error title=Report valid" in run["log"]  # printed, escaped, inside the stopped part
 
 
 def test_an_issue_that_is_not_a_report_gets_no_comment(tmp_path):
