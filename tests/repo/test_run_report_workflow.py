@@ -1,18 +1,13 @@
 """The run-report workflow (.github/workflows/run-report.yml) and its validator (docs/hooks/data/runs/validate.py).
 
-* The validator, by table: tests/repo/run_reports/hostile.yml holds the third reliability review's hostile
-  and malformed reports (and the earlier tests' bad reports), each made here from a real report, with what
-  the review's validator did and the reason now expected; one test runs the whole table and lists every row
-  that fails. An error inside the validator is one line and exit 3, never a traceback or "invalid". The
-  classes of characters, path forms, keys, integers and combinations are generated, not rows:
-  tests/repo/test_run_report_fuzz.py.
-* The workflow, end to end, through a local run of its jobs' steps (validate, propose, comment: each `run:`
-  script with bash, its `env:` and `if:` filled in from the event and the earlier jobs' results, `gh` a
-  stand-in that logs each call): every path ends in one comment on the issue, saying what happened and what
-  to do: valid with a pull request, invalid, the validator's own error, Python stopping without a verdict,
-  a refused pull request and a missing label (each of the last two also fails a step that names the setting).
-  Nothing of the issue reaches a shell as code: no step interpolates ${{ }} into its script (and zizmor's
-  template-injection rule, tests/repo/test_workflows.py).
+* The validator, by table: tests/repo/run_reports/hostile.yml holds the reliability reviews' hostile and
+  malformed reports, each made here from a real report, with what the review's validator did and the reason
+  now expected. The classes of characters, path forms, keys, integers, combinations and issue bodies are
+  generated, not rows: tests/repo/test_run_report_fuzz.py and test_run_report_fuzz_bodies.py.
+* The workflow, through a local run of its jobs' steps (each `run:` script in bash, its `env:` and `if:` filled
+  in from the event and the earlier jobs' results, `gh` a stand-in that logs each call): every path ends in one
+  comment on the issue, saying what happened and what to do; a refused pull request and a missing label (the
+  repository's first-run settings) also fail a step that names the setting.
 
 tests/repo/run_reports/report.json is a real report (report.py on this project's CPU machine, its two folder
 paths written relative to the scripts folder as report.py now writes them).
@@ -24,6 +19,7 @@ import base64
 import importlib.util
 import json
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -98,18 +94,17 @@ def build(case: dict, made: dict[str, dict]) -> str:
     return text.replace(anchor, f'{anchor} "{key}": {opening * times}{leaf}{closing * times},', 1)
 
 
-def table_failures(check) -> tuple[list[str], dict]:
-    """Every row of hostile.yml that ``check`` (validate's signature) gets wrong, and the counts by what the old validator did."""
+def test_the_hostile_reports():
+    """The 28 bad reports the old validator accepted and the 4 it crashed on were measured red on it. Each row that
+    the validator gets wrong is listed (a crash too)."""
     table = yaml.safe_load(TABLE.read_text(encoding="utf-8"))
     made = bases(table)
-    failures, counts = [], {"rows": 0, "accepted-bad now accepted": 0, "crash": 0}
+    failures = []
     for case in table["cases"]:
-        counts["rows"] += 1
         label = f"{case['name']} ({case['review']})"
         try:
-            report, problems, _ = check(build(case, made))
+            report, problems, _ = validator.validate(build(case, made))
         except Exception as error:  # noqa: BLE001 - a crash is a row's failure, listed with the others
-            counts["crash"] += 1
             failures.append(f"{label}: crash {type(error).__name__}: {str(error)[:80]}")
             continue
         if any("\n" in p for p in problems):
@@ -118,17 +113,10 @@ def table_failures(check) -> tuple[list[str], dict]:
             if problems:
                 failures.append(f"{label}: refused: {problems[0]}")
         elif report is not None:
-            counts["accepted-bad now accepted"] += case["review"] == "accepted-bad"
             failures.append(f"{label}: accepted")
         elif not any(case["refused"] in p for p in problems):
             failures.append(f"{label}: refused for another reason: {problems[0][:160]}")
-    return failures, counts
-
-
-def test_the_hostile_reports():
-    """The 28 bad reports the old validator accepted and the 4 it crashed on were measured red on it."""
-    failures, counts = table_failures(validator.validate)
-    assert not failures, f"{len(failures)} of {counts['rows']} rows ({counts}):\n" + "\n".join(failures)
+    assert not failures, f"{len(failures)} of {len(table['cases'])} rows:\n" + "\n".join(failures)
 
 
 def test_the_real_report_and_every_run_on_the_site_are_valid():
@@ -167,25 +155,6 @@ def test_an_error_inside_the_validator_is_one_line_and_exit_3(tmp_path, monkeypa
     lines = (out.out + out.err).splitlines()
     assert len(lines) == 1 and "Traceback" not in lines[0], lines
     assert lines[0].startswith("error: the validator itself failed (") and "KeyError: 'gpu'" in lines[0]
-
-
-def test_the_command_line_writes_the_comment_and_the_proposal(tmp_path):
-    event = issue_event(tmp_path, "Run report", form_body(REAL), number=42)
-    command = [sys.executable, str(VALIDATOR), "--event", str(event), "--comment", str(tmp_path / "comment.md")]
-    command += ["--proposal", str(tmp_path / "proposal")]
-    result = subprocess.run(command, capture_output=True, text=True, timeout=120, env={"PATH": "/usr/bin:/bin"})
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert (tmp_path / "proposal" / "issue-42.json").read_text(encoding="utf-8") == REAL  # as report.py wrote it
-    assert (tmp_path / "comment.md").read_text(encoding="utf-8").startswith("**The run report is valid.**")
-    command[3] = str(issue_event(tmp_path, "Run report", form_body("{"), number=43))
-    result = subprocess.run(command, capture_output=True, text=True, timeout=120, env={"PATH": "/usr/bin:/bin"})
-    assert result.returncode == 1
-    assert "the report is not valid JSON" in (tmp_path / "comment.md").read_text(encoding="utf-8")
-    assert not (tmp_path / "proposal" / "issue-43.json").exists()
-    (tmp_path / "push.json").write_text(json.dumps({"action": "push"}), encoding="utf-8")
-    command[3] = str(tmp_path / "push.json")
-    result = subprocess.run(command, capture_output=True, text=True, timeout=120, env={"PATH": "/usr/bin:/bin"})
-    assert result.returncode == 2 and "is not an issue event" in result.stderr
 
 
 # --- the issue form and the pages ---------------------------------------------------------------------------
@@ -252,25 +221,11 @@ case "$*" in
 esac
 """
 
-# A Python that runs the validator with one of its rules broken: the validator's own error (exit 3).
-BROKEN_RULE = """#!/bin/sh
-exec "{python}" -c '
-import importlib.util, sys
-spec = importlib.util.spec_from_file_location("v", sys.argv[1])
-v = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(v)
-def broken(report):
-    raise KeyError("gpu")
-v.hardware_problems = broken
-sys.exit(v.main(sys.argv[2:]))
-' "$@"
-"""
-# A Python that stops as the old validator did on 40 KB of "[": a traceback, exit 1, no comment.
-STOPPED = """#!/bin/sh
-echo 'Traceback (most recent call last):' >&2
-echo 'RecursionError: maximum recursion depth exceeded while decoding a JSON array' >&2
-exit 1
-"""
+
+def stopped(status: int, *lines: str) -> str:
+    """A Python that stops without a verdict: it prints ``lines`` and exits with ``status``, writing no comment
+    (the validator's own exit 3 is test_an_error_inside_the_validator_is_one_line_and_exit_3's)."""
+    return "#!/bin/sh\n" + "".join(f"echo {shlex.quote(line)} >&2\n" for line in lines) + f"exit {status}\n"
 
 
 def evaluate(expression: str | None, values: dict) -> bool:
@@ -330,7 +285,7 @@ def run_locally(event: Path, tmp_path: Path, label="yes", pull="opened", python=
     bin_dir.mkdir(exist_ok=True)
     (bin_dir / "gh").write_text(FAKE_GH, encoding="utf-8")
     if python:
-        (bin_dir / "python").write_text(python.format(python=sys.executable), encoding="utf-8")
+        (bin_dir / "python").write_text(python, encoding="utf-8")
     else:
         (bin_dir / "python").write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n', encoding="utf-8")
     for tool in bin_dir.iterdir():
@@ -397,13 +352,14 @@ PATHS = {
         [],
     ),
     "the validator's own error": (
-        dict(report=REAL, python=BROKEN_RULE),
+        dict(report=REAL, python=stopped(3, "error: the validator itself failed (KeyError: 'gpu')")),
         {"validate": "failure", "propose": "skipped", "comment": "success"},
         ["**The check could not finish.**", "https://github.com/Owner/Repo/actions/runs/99", "need not do anything"],
         ["the validator stopped without a verdict (exit 3)"],
     ),
     "Python stops without a verdict": (
-        dict(report="[" * 20000, python=STOPPED),
+        # As the old validator stopped on 40 KB of "[": a traceback, exit 1, no comment.
+        dict(report="[" * 20000, python=stopped(1, "Traceback (most recent call last):", "RecursionError: maximum")),
         {"validate": "failure", "propose": "skipped", "comment": "success"},
         ["**The check could not finish.**"],
         ["the validator stopped without a verdict (exit 1)"],
@@ -445,6 +401,9 @@ PATHS = {
 }
 
 
+WARNED = ("::error::", "::warning::")
+
+
 @pytest.mark.parametrize("path", list(PATHS))
 def test_every_path_ends_in_one_comment(path, tmp_path):
     given, results, said, errors = PATHS[path]
@@ -468,6 +427,11 @@ def test_every_path_ends_in_one_comment(path, tmp_path):
     assert len(run["errors"]) == len(errors), run["errors"]
     for words in errors:
         assert any(words in line for line in run["errors"]), run["errors"]
+    # Around the validator, workflow commands are off, with a token of the run's own: no text of a report is read
+    # as one (the validator's escaping of each line it prints: test_run_report_fuzz.py's workflow-command keys).
+    stops = [line for line in run["log"].splitlines() if line.startswith("::") and not line.startswith(WARNED)]
+    token = re.fullmatch(r"::stop-commands::([0-9a-f]{32})", stops[0])
+    assert token and stops[1:] == [f"::{token.group(1)}::"], stops
     if path == "valid":
         put = [c for c in run["calls"] if c.startswith("api -X PUT repos/Owner/Repo/contents/docs/hooks/data/runs/")]
         assert put and f"content={base64.b64encode(REAL.encode()).decode()}" in put[0]
@@ -478,65 +442,12 @@ def test_every_path_ends_in_one_comment(path, tmp_path):
             assert f"workflow run {checks} --ref run-report/issue-7" in run["calls"], checks
 
 
-def test_a_key_with_a_workflow_command_never_starts_a_line_of_the_log(tmp_path):
-    """Review 6, m4: a report's key printed raw put `::error ...` at the start of a line of the step's log. Every
-    line the validator prints is escaped; around it, workflow commands are stopped with a token of the run's own."""
-    report = json.loads(REAL)
-    report["guide"]["scripts"]["x\n::error title=Report valid::merge it\r\n::add-mask::valid"] = "\u202e"
-    event = issue_event(tmp_path, "Run report", form_body(json.dumps(report, indent=1)))
-    run = run_locally(event, tmp_path)
-    assert run["validate"] == "success" and "**The run report was not accepted.**" in run["comments"][0]
-    commands = [line for line in run["log"].splitlines() if line.startswith("::")]
-    token = re.fullmatch(r"::stop-commands::([0-9a-f]{32})", commands[0])
-    assert token and commands[1:] == [f"::{token.group(1)}::"], commands
-    assert "\\n::error title=Report valid" in run["log"]  # printed, escaped, inside the stopped part
-
-
-@pytest.mark.parametrize(
-    "body, reason",
-    [
-        # The first fence hidden in a comment (GitHub does not show it) holds a faster run than the visible one.
-        (
-            "<!--\n```json\n"
-            + REAL.replace('"seconds_per_epoch": 2.3', '"seconds_per_epoch": 1.2')
-            + "\n```\n-->\n"
-            + form_body(INVALID),
-            "report.timed_run.accuracy: 1.2 is greater than the maximum of 1",
-        ),
-        (form_body(REAL).replace("- [X] I have read", "- [ ] I have read"), "the consent box is not ticked"),
-        (form_body(REAL).split("### Consent")[0], "the consent box is not ticked"),
-        (f"```json\n{REAL}\n```\n", "no section '### The report'"),
-        (
-            "### The report\n\n_No response_\n\n### Consent\n\n- [X] I have read the report\n",
-            "holds no fenced json block",
-        ),
-        ("<!-- ### The report\n\n```json\n" + REAL + "\n```\n\n### Consent\n\n- [X] yes -->\n", "no section"),
-    ],
-    ids=["hidden fence", "consent unticked", "no consent section", "no form heading", "no fence", "all hidden"],
-)
-def test_only_the_visible_report_under_the_forms_heading_with_consent_is_judged(body, reason, tmp_path):
-    """Review 6, m5: the body's first fence was judged wherever it was, and consent was never checked."""
-    event = issue_event(tmp_path, "Run report", body)
-    command = [sys.executable, str(VALIDATOR), "--event", str(event), "--comment", str(tmp_path / "comment.md")]
-    command += ["--proposal", str(tmp_path / "proposal")]
-    result = subprocess.run(command, capture_output=True, text=True, timeout=120, env={"PATH": "/usr/bin:/bin"})
-    assert result.returncode == 1, result.stdout + result.stderr
-    assert reason in (tmp_path / "comment.md").read_text(encoding="utf-8")
-    assert not (tmp_path / "proposal").exists()
-
-
 def test_an_issue_that_is_not_a_report_gets_no_comment(tmp_path):
+    workflow = yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))
+    assert workflow_rules.triggers(workflow) == {"issues": {"types": ["opened", "edited"]}}  # issues only
     event = issue_event(tmp_path, "A question about ROCm", "How do I ...?", labels=())
     run = run_locally(event, tmp_path)
     assert (run["validate"], run["comment"], run["comments"]) == ("skipped", "skipped", [])
-
-
-def test_the_workflow_never_interpolates_into_a_shell():
-    workflow = yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))
-    assert set(workflow.get("on", workflow.get(True))) == {"issues"}
-    for job in workflow["jobs"].values():
-        for step in job.get("steps", []):
-            assert "${{" not in step.get("run", ""), step.get("name")
 
 
 def test_a_report_too_large_for_the_propose_step_is_refused_by_the_validator():

@@ -1,88 +1,59 @@
-"""The run's switches: CI=true alone requires nothing; REQUIRE_BROWSER / REQUIRE_DATA make a missing need fail each
-test that needs it, and never stop the run at collection (GitHub sets CI=true in every step)."""
+"""The run's switches (tests/run_requirements.py): CI=true alone requires nothing; REQUIRE_BROWSER / REQUIRE_DATA
+make a missing need fail each test that needs it, and never stop the run at collection (GitHub sets CI=true in
+every step). Checked in this process: the one door every need goes through, and that no test or fixture skips
+for a missing need by itself (check_mnist_files' fixture once did, so REQUIRE_DATA=1 let its tests skip)."""
 
 from __future__ import annotations
 
 import ast
-import os
 import re
-import subprocess
-import sys
 
 import pytest
 
+import browser_support
 from guide_harness import ROOT
-
-SWITCHES = ("CI", "GITHUB_ACTIONS", "REQUIRE_BROWSER", "REQUIRE_DATA", "REQUIRE_DIRECTML")
-# The module run beside the browser tests: all its tests pass wherever they run.
-BESIDE = ROOT / "tests" / "scripts" / "test_ci_packages.py"
-BESIDE_TESTS = len(re.findall(r"^def test_", BESIDE.read_text(encoding="utf-8"), re.M))
+from run_requirements import NEEDS, skip_or_fail
 
 
-def pytest_run(tmp_path, args, **env):
-    environment = {k: v for k, v in os.environ.items() if k not in SWITCHES}
-    environment.update(env)
-    return subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", *args],
-        cwd=ROOT,
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-
-
+@pytest.mark.parametrize("need", list(NEEDS))
 @pytest.mark.parametrize("env", [{}, {"CI": "true", "GITHUB_ACTIONS": "true"}], ids=["local", "CI=true"])
-def test_no_browser_is_a_skip_unless_required(tmp_path, env):
-    tests = ["tests/site/test_site_browser.py", "tests/scripts/test_ci_packages.py"]
-    result = pytest_run(tmp_path, tests, CHROMIUM=str(tmp_path / "none"), **env)
-    out = result.stdout + result.stderr
-    assert result.returncode == 0, out
-    assert f"{BESIDE_TESTS} passed, 1 skipped" in out and "no Chromium at" in out
-    assert "Interrupted" not in out
+def test_a_missing_need_is_a_skip_unless_its_own_variable_requires_it(monkeypatch, need, env):
+    for name in NEEDS.values():
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    with pytest.raises(pytest.skip.Exception, match="^it is missing$"):
+        skip_or_fail(need, "it is missing")
+    monkeypatch.setenv(NEEDS[need], "1")
+    with pytest.raises(pytest.fail.Exception, match=f"^{NEEDS[need]}=1 but it is missing$"):
+        skip_or_fail(need, "it is missing")
 
 
-def test_required_browser_fails_each_test_and_collection_goes_on(tmp_path):
-    result = pytest_run(
-        tmp_path,
-        ["tests/site/test_site_browser.py", "tests/scripts/test_ci_packages.py"],
-        CHROMIUM=str(tmp_path / "none"),
-        CI="true",
-        REQUIRE_BROWSER="1",
-    )
-    out = result.stdout + result.stderr
-    assert result.returncode == 1, out
-    assert "Interrupted" not in out and "error during collection" not in out
-    assert "REQUIRE_BROWSER=1 but the browser tests cannot run: no Chromium at" in out
-    assert f"{BESIDE_TESTS} passed" in out  # the other module still ran
+def test_a_required_browser_fails_each_test_and_collection_goes_on(monkeypatch):
+    monkeypatch.setattr(browser_support, "MISSING", "no Chromium at /none")
+    monkeypatch.delenv("REQUIRE_BROWSER", raising=False)
+    with pytest.raises(pytest.skip.Exception) as skipped:
+        browser_support.skip_module_without_browser()
+    assert skipped.value.allow_module_level
+    monkeypatch.setenv("REQUIRE_BROWSER", "1")
+    browser_support.skip_module_without_browser()  # the module is collected: no collection error stops the run
+    with pytest.raises(pytest.fail.Exception, match="^REQUIRE_BROWSER=1 but the browser tests cannot run: no Chrom"):
+        browser_support._check_browser()  # each test's fixture fails instead
 
 
-def first_test_using(module: str, fixture: str) -> str:
-    """The node id of the first test in ``module`` that asks for ``fixture`` (read from its source)."""
-    tree = ast.parse((ROOT / module).read_text(encoding="utf-8"))
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
-            if fixture in {a.arg for a in node.args.args}:
-                return f"{module}::{node.name}"
-    raise AssertionError(f"no test of {module} asks for {fixture}")
+# What a skip for a missing need names: the data, the browser and what it needs.
+NEED_WORDS = re.compile(r"Fashion-MNIST|fashion-mnist|Chromium|Playwright|axe-core")
 
 
-# A test of each data fixture (check_mnist_files' own fixture once skipped by itself, unlike the others), alone: the
-# fixture decides, so one test of each says what all of them do (the whole modules took minutes).
-@pytest.mark.parametrize(
-    "module, fixture",
-    [
-        ("tests/snippets/test_mnist_data.py", "fashion_mnist_root"),
-        ("tests/snippets/test_check_mnist_files.py", "gz_copy"),
-    ],
-)
-def test_missing_data_is_a_skip_under_ci_and_a_failure_when_required(tmp_path, module, fixture):
-    test = first_test_using(module, fixture)
-    empty = tmp_path / "no-data"
-    skipped = pytest_run(tmp_path, [test], CI="true", FASHION_MNIST_DIR=str(empty))
-    assert skipped.returncode == 0, skipped.stdout
-    assert re.search(r"SKIPPED .*Fashion-MNIST (\.gz files )?(is|are) missing", skipped.stdout), skipped.stdout[-2000:]
-    failed = pytest_run(tmp_path, [test], CI="true", REQUIRE_DATA="1", FASHION_MNIST_DIR=str(empty))
-    assert failed.returncode == 1, failed.stdout[-2000:]
-    assert re.search(r"REQUIRE_DATA=1 but Fashion-MNIST (\.gz files )?(is|are) missing", failed.stdout)
-    assert "skipped" not in failed.stdout.splitlines()[-1], failed.stdout.splitlines()[-1]
+def test_no_test_skips_for_a_missing_need_by_itself():
+    """A pytest.skip of its own for missing data or a missing browser skips under REQUIRE_DATA=1 / REQUIRE_BROWSER=1
+    too: it goes through skip_or_fail. (browser_support's module-level skip runs only where it is not required.)"""
+    found = []
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        if "node_modules" in path.parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and ast.unparse(node.func) in {"pytest.skip", "skip"}:
+                if NEED_WORDS.search(ast.unparse(node)):
+                    found.append(f"{path.relative_to(ROOT).as_posix()}:{node.lineno}")
+    assert not found, f"skip through run_requirements.skip_or_fail instead: {found}"

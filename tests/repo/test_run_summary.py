@@ -1,60 +1,44 @@
 """tests/run_summary.py, the plugin that ends every run: it counts the site's builds and fails a run that
-builds more than site_server.MAX_BUILDS times, and it counts the page blocks by their test function."""
+builds more than site_server.MAX_BUILDS times. And tests/conftest.py's collection hook: the tiers it marks, and
+what --current-torch leaves out."""
 
 from __future__ import annotations
 
 import ast
 import importlib.util
-import os
-import subprocess
-import sys
 import tomllib
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
+
+import run_summary
+import site_server
 from guide_harness import ROOT
 
 TESTS = ROOT / "tests"
 
-# A test that "builds" the site: it records a build as site_server.build does, without running MkDocs.
-BUILDING = """
-import site_server
 
-def test_build_{n}(tmp_path):
-    site_server.BUILDS.append((tmp_path, {{}}))
-"""
-
-
-def nested_run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
-    """pytest in tmp_path with the run summary plugin (tests/ and docs/hooks/ importable, as pyproject.toml
-    sets them, and tmp_path: a plugin written there loads with -p), then what this run's PYTHONPATH holds."""
-    paths = [str(ROOT / p) for p in ("tests", ".github/scripts", "docs/hooks")] + [str(tmp_path)]
-    paths += [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(paths))
-    return subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "run_summary",
-         "--import-mode=importlib", "--rootdir", str(tmp_path), *args],
-        cwd=tmp_path, capture_output=True, text=True, timeout=120, env=env,
-    )  # fmt: skip
+def summary(monkeypatch, builds: int) -> tuple[pytest.ExitCode, list[str]]:
+    """The end of a run that built the site ``builds`` times: its exit status and the summary's lines."""
+    monkeypatch.setattr(site_server, "BUILDS", [(Path(f"site-{n}"), {}) for n in range(builds)])
+    session = SimpleNamespace(config=SimpleNamespace(), exitstatus=pytest.ExitCode.OK)
+    run_summary.pytest_sessionfinish(session, pytest.ExitCode.OK)
+    lines = []
+    reporter = SimpleNamespace(stats={}, write_sep=lambda *a, **k: None, write_line=lambda t, **k: lines.append(t))
+    run_summary.pytest_terminal_summary(reporter, session.exitstatus, session.config)
+    return session.exitstatus, lines
 
 
-def run_with_builds(tmp_path: Path, builds: int, *args: str) -> subprocess.CompletedProcess:
-    """A pytest run of ``builds`` such tests."""
-    tests = tmp_path / "test_building.py"
-    tests.write_text("".join(BUILDING.format(n=n) for n in range(builds)), encoding="utf-8")
-    return nested_run(tmp_path, *args, str(tests))
+def test_a_run_with_a_third_build_fails(monkeypatch):
+    status, lines = summary(monkeypatch, 3)
+    assert status == pytest.ExitCode.TESTS_FAILED
+    assert any(line.startswith("error: the site was built 3 times, at most 2 allowed") for line in lines), lines
 
 
-def test_a_run_with_a_third_build_fails(tmp_path):
-    result = run_with_builds(tmp_path, 3)
-    assert result.returncode == 1, result.stdout + result.stderr
-    assert "3 passed" in result.stdout and "built 3 times, at most 2" in result.stdout, result.stdout
-
-
-def test_two_builds_pass_and_are_counted(tmp_path):
-    result = run_with_builds(tmp_path, 2)
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert "full builds of the site: 2 (at most 2)" in result.stdout, result.stdout
+def test_two_builds_pass_and_are_counted(monkeypatch):
+    status, lines = summary(monkeypatch, 2)
+    assert status == pytest.ExitCode.OK and "full builds of the site: 2 (at most 2)" in lines, lines
 
 
 def _builds_mkdocs(node: ast.Call) -> bool:
@@ -77,14 +61,19 @@ def test_only_site_server_builds_this_checkouts_site():
     assert not found, f"full builds outside tests/site_server.py (use the built_site fixture): {found}"
 
 
+def load_conftest():
+    spec = importlib.util.spec_from_file_location("tiers_under_test", ROOT / "tests" / "conftest.py")
+    conftest = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(conftest)
+    return conftest
+
+
 def test_the_quick_tier_leaves_out_the_site_build_chromium_training_pypi_and_the_ci_checks():
     """The README's quick command selects by the marks tests/conftest.py sets from what a test asks for: a test
     that needs the built site or Chromium (directly or through a fixture that does) is `browser`, one in
     tests/repo or tests/scripts is `ci`, one that trains on real Fashion-MNIST is `train`, one that asks PyPI is
     `network`, and any other is `quick`, whatever folder it sits in."""
-    spec = importlib.util.spec_from_file_location("tiers_under_test", ROOT / "tests" / "conftest.py")
-    conftest = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(conftest)
+    conftest = load_conftest()
     tests = ROOT / "tests"
 
     def marks(folder: str, *fixtures: str, args: tuple = ()) -> list[str]:
@@ -105,3 +94,28 @@ def test_the_quick_tier_leaves_out_the_site_build_chromium_training_pypi_and_the
     assert {m.split(":")[0] for m in markers["markers"]} >= {"browser", "ci", "train", "network", "quick"}
     quick = "-m pytest -n auto -m quick"
     assert quick in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_current_torch_deselects_the_any_torch_tests_only():
+    """--current-torch (the README's current-torch command) leaves out the tests marked any_torch, and only those;
+    the whole-suite command keeps them."""
+    conftest = load_conftest()
+
+    def item(name: str, *marks: str) -> SimpleNamespace:
+        return SimpleNamespace(
+            name=name,
+            path=TESTS / "snippets" / "test_x.py",
+            fixturenames=[],
+            iter_markers=lambda _: [],
+            add_marker=lambda _: None,
+            get_closest_marker=lambda mark: SimpleNamespace(name=mark) if mark in marks else None,
+        )
+
+    for current, kept, left_out in ((True, ["b"], ["a", "c"]), (False, ["a", "b", "c"], [])):
+        deselected, items = [], [item("a", "any_torch"), item("b", "slow"), item("c", "any_torch")]
+        config = SimpleNamespace(
+            getoption=lambda option, on=current: on and option == "--current-torch",
+            hook=SimpleNamespace(pytest_deselected=lambda items, into=deselected: into.extend(items)),
+        )
+        conftest.pytest_collection_modifyitems(config, items)
+        assert ([i.name for i in items], [i.name for i in deselected]) == (kept, left_out)

@@ -43,17 +43,11 @@ def env(**overrides):
     return {k: v for k, v in base.items() if v is not None}
 
 
-def test_allows_push_to_main():
-    ok, message = hook.check(env())
-    assert ok
-    assert message.startswith("job-started hook: allowed:")
-    assert "'push'" in message and "'refs/heads/main'" in message
-
-
-def test_allows_workflow_dispatch():
-    ok, message = hook.check(env(GITHUB_EVENT_NAME="workflow_dispatch", GITHUB_REF="refs/heads/main"))
-    assert ok
-    assert "'workflow_dispatch'" in message
+@pytest.mark.parametrize("event", ["push", "workflow_dispatch"])
+def test_allows_a_push_or_dispatch_on_main(event):
+    ok, message = hook.check(env(GITHUB_EVENT_NAME=event))
+    assert ok, message
+    assert message == f"job-started hook: allowed: event {event!r} on 'refs/heads/main' in {REPO!r}"
 
 
 def test_allows_repository_name_in_other_case():
@@ -69,13 +63,13 @@ def test_allows_repository_name_in_other_case():
     "ref",
     ["refs/heads/feature", "refs/heads/main-old", "refs/heads/Main", "refs/tags/v1", "refs/pull/7/merge", ""],
 )
-def test_refuses_workflow_dispatch_from_another_ref(ref):
-    workflow_ref = f"{REPO}/.github/workflows/directml.yml@{ref}"
-    ok, message = hook.check(
-        env(GITHUB_EVENT_NAME="workflow_dispatch", GITHUB_REF=ref, GITHUB_WORKFLOW_REF=workflow_ref)
-    )
+@pytest.mark.parametrize("event", ["workflow_dispatch", "push"])
+def test_refuses_a_push_or_dispatch_from_another_ref(event, ref):
+    # A push's workflow file stays main's, so that the ref alone refuses it.
+    workflow_ref = f"{REPO}/.github/workflows/directml.yml@{ref}" if event == "workflow_dispatch" else WORKFLOW_REF
+    ok, message = hook.check(env(GITHUB_EVENT_NAME=event, GITHUB_REF=ref, GITHUB_WORKFLOW_REF=workflow_ref))
     assert not ok
-    assert "refused" in message
+    assert message.startswith("job-started hook: refused:")
 
 
 @pytest.mark.parametrize(
@@ -120,16 +114,6 @@ def test_refuses_other_events(event, ref):
     assert not ok
     assert message.startswith("job-started hook: refused:")
     assert repr(event) in message
-
-
-@pytest.mark.parametrize(
-    "ref",
-    ["refs/heads/feature", "refs/heads/main-old", "refs/tags/v1", "refs/heads/Main", ""],
-)
-def test_refuses_push_to_other_refs(ref):
-    ok, message = hook.check(env(GITHUB_REF=ref))
-    assert not ok
-    assert "refused" in message
 
 
 def test_refuses_other_repository():
@@ -182,11 +166,6 @@ def test_script_exits_zero_for_push_to_main():
     assert result.stderr == ""
 
 
-def test_script_exits_zero_for_workflow_dispatch():
-    result = _run_script(env(GITHUB_EVENT_NAME="workflow_dispatch"))
-    assert result.returncode == 0, result.stdout + result.stderr
-
-
 @pytest.mark.parametrize("event", ["pull_request", "pull_request_target"])
 def test_script_exits_non_zero_with_one_error_line(event):
     result = _run_script(env(GITHUB_EVENT_NAME=event, GITHUB_REF="refs/pull/7/merge"))
@@ -196,28 +175,6 @@ def test_script_exits_non_zero_with_one_error_line(event):
         f"in {REPO!r}; this runner only runs a push to refs/heads/main or a "
         "workflow_dispatch on refs/heads/main"
     ]
-
-
-def test_script_refuses_a_dispatch_from_another_branch():
-    result = _run_script(
-        env(
-            GITHUB_EVENT_NAME="workflow_dispatch",
-            GITHUB_REF="refs/heads/feature",
-            GITHUB_WORKFLOW_REF=f"{REPO}/.github/workflows/directml.yml@refs/heads/feature",
-        )
-    )
-    assert result.returncode == 1
-    assert result.stdout.startswith(
-        "::error::job-started hook: refused: event 'workflow_dispatch' on 'refs/heads/feature'"
-    )
-
-
-def test_script_exits_non_zero_without_any_variables():
-    result = _run_script({})
-    assert result.returncode == 1
-    lines = result.stdout.splitlines()
-    assert len(lines) == 1
-    assert lines[0].startswith("::error::job-started hook: refused:")
 
 
 def test_script_escapes_workflow_command_data():

@@ -36,11 +36,6 @@ LONGEST_USER = "u" * 20
 TOOLS = {"pwsh", "powershell", "cmd", "uv"}
 
 
-def tmp_name(node_name: str) -> str:
-    """pytest's tmp_path folder prefix for a test (_pytest/tmpdir.py: non-word characters to _, 30 at most)."""
-    return re.sub(r"[\W]", "_", node_name)[:30]
-
-
 def block_folders(setting: str) -> list[tuple[str, str]]:
     """(project folder relative to pytest's base folder, the environment in its .venv) for every shell-block
     run that makes a .venv, as the suite names them (tests/pages/test_site_shell_blocks.py): a shared
@@ -86,14 +81,6 @@ def test_the_shell_blocks_environments_fit_in_max_path_on_any_account():
     # A contributor's PC or the GPU PC without --basetemp: any account name, the 9999th run.
     length, folder, path = longest_block_path(user_temp(LONGEST_USER, 9999), "all")
     assert length <= MAX_FILE and folder <= MAX_FOLDER, f"{length} characters: {path}"
-
-
-def test_the_old_layout_would_not_fit():
-    # Each block's own tmp_path/project (before the shared folders): 275 characters for a 20-character
-    # account, and 260 already for gha-directml's 11th run: over MAX_PATH, so the old layout failed there.
-    base = user_temp("gha-directml", 10)
-    old = f"{base}\\{tmp_name('test_site_shell_block_runs[setup.md:374:pwsh]')}46\\project{SITE_PACKAGES}"
-    assert len(old + LONGEST["torch==2.14.1 torchvision==0.29.1"]) == 260
 
 
 def test_the_gpu_job_fits_in_max_path():

@@ -23,18 +23,22 @@ NOTHING = Machine(chromium=False, fonts=False, node=False, npm=False, node_is_de
 NODESOURCE = Machine(chromium=False, fonts=True, node=True, npm=True, node_is_debian=False, data=False)
 
 
-def test_stock_debian_gets_node_and_npm_from_debian():
-    assert packages(NOTHING) == ["chromium", "fonts-dejavu-core", "nodejs", "npm", "dataset-fashion-mnist"]
+READY = Machine(chromium=True, fonts=True, node=True, npm=True, node_is_debian=False, data=True)
 
 
-def test_a_node_with_its_own_npm_gets_no_npm_package():
-    # Asking for npm there ends in "nodejs : Conflicts: npm ... you have held broken packages".
-    assert packages(NODESOURCE) == ["chromium", "dataset-fashion-mnist"]
-
-
-def test_debian_nodejs_without_npm_gets_npm_only():
-    machine = Machine(chromium=True, fonts=True, node=True, npm=False, node_is_debian=True, data=True)
-    assert packages(machine) == ["npm"]
+@pytest.mark.parametrize(
+    "machine, wanted",
+    [
+        (NOTHING, ["chromium", "fonts-dejavu-core", "nodejs", "npm", "dataset-fashion-mnist"]),  # stock Debian
+        # Asking for npm beside a Node.js with its own ends in "nodejs : Conflicts: npm ... held broken packages".
+        (NODESOURCE, ["chromium", "dataset-fashion-mnist"]),
+        (Machine(chromium=True, fonts=True, node=True, npm=False, node_is_debian=True, data=True), ["npm"]),
+        (READY, []),
+    ],
+    ids=["stock Debian", "NodeSource", "Debian's nodejs without npm", "ready"],
+)
+def test_apt_is_asked_only_for_what_the_machine_lacks(machine, wanted):
+    assert packages(machine) == wanted
 
 
 def test_a_foreign_node_without_npm_is_an_error_not_a_conflict():
@@ -43,11 +47,8 @@ def test_a_foreign_node_without_npm_is_an_error_not_a_conflict():
         packages(machine)
 
 
-def test_a_ready_machine_installs_nothing():
-    ready = Machine(chromium=True, fonts=True, node=True, npm=True, node_is_debian=False, data=True)
-    assert packages(ready) == []
-    # ... while the set checked with apt-get -s is still the fresh machine's, its Node.js kept.
-    assert packages(fresh(ready)) == ["chromium", "fonts-dejavu-core", "dataset-fashion-mnist"]
+def test_the_set_checked_with_apt_get_s_is_the_fresh_machines_its_node_kept():
+    assert packages(fresh(READY)) == ["chromium", "fonts-dejavu-core", "dataset-fashion-mnist"]
 
 
 def test_the_command_prints_one_line(capsys):

@@ -16,6 +16,7 @@ import pytest
 
 import fetch_fashion_mnist as fetcher
 from guide_harness import ROOT, assert_one_line_error, run_python
+from run_requirements import skip_or_fail
 
 SCRIPT = ROOT / ".github" / "scripts" / "fetch_fashion_mnist.py"
 
@@ -24,7 +25,7 @@ SCRIPT = ROOT / ".github" / "scripts" / "fetch_fashion_mnist.py"
 def debian_files():
     files = {name: fetcher.SOURCE / f"{name}.gz" for name in fetcher.FILES}
     if not all(path.is_file() for path in files.values()):
-        pytest.skip(f"Debian's dataset-fashion-mnist is not in {fetcher.SOURCE}")
+        skip_or_fail("data", f"Debian's dataset-fashion-mnist is not in {fetcher.SOURCE}")
     return files
 
 
