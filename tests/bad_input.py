@@ -5,8 +5,7 @@ traceback reads it as the guide's bug and gives up, and one who loses an hour of
 
 Most rows run the script's main() in the test's process (fast: torch is imported once); an exception that leaves
 main() is what a reader would see as a traceback. The rows about the process itself run the script as a
-reader does: Ctrl-C (a real SIGINT), a Python without torch (a torch.py on PYTHONPATH that fails to import,
-as a bare Python's "import torch" does) and a non-ASCII folder on an ASCII console.
+reader does: Ctrl-C (a real SIGINT) and a non-ASCII folder on an ASCII console.
 """
 
 from __future__ import annotations
@@ -32,7 +31,7 @@ from fetch_fashion_mnist import FILES, SOURCE
 from guide_harness import SNIPPETS, clean_env, load_snippet, run_snippet
 
 RAW = ("FashionMNIST", "raw")
-IMAGES, LABELS = "train-images-idx3-ubyte", "train-labels-idx1-ubyte"
+IMAGES = "train-images-idx3-ubyte"
 # A quick training run on the CPU: 500 images, one batch of 100 at a time.
 TRAIN = (
     "--dataset fashion-mnist --data-dir {data} --limit-train 500 --limit-test 200 --batch-size 100 "
@@ -105,10 +104,6 @@ def link_folder(source: Path, target: Path) -> None:
         shutil.copytree(source, target, copy_function=lambda s, t: link(Path(s), Path(t)))
 
 
-def real_bytes(ws: Workspace, name: str) -> bytes:
-    return ws.real.joinpath(*RAW, name).read_bytes()
-
-
 def checkpoint(content: Callable[[Workspace], bytes | None] | None = None):
     """{ck} holding the epoch-1 checkpoint, or what ``content`` makes of it (None: a folder)."""
 
@@ -142,16 +137,6 @@ def wrong_shapes(value: dict) -> None:
     value["model"] = {key: torch.zeros(3) for key in value["model"]}
 
 
-def file_in_the_way(ws: Workspace) -> None:
-    ws.ck.parent.parent.mkdir(parents=True, exist_ok=True)
-    ws.ck.parent.write_text("a file where the checkpoint folder should be")
-
-
-def stale_temporary(ws: Workspace) -> None:
-    checkpoint()(ws)
-    ws.ck.with_name(ws.ck.name + ".4242.tmp").write_bytes(b"half a checkpoint")  # a killed run's own
-
-
 def both(*setups):
     def setup(ws: Workspace) -> None:
         for each in setups:
@@ -173,34 +158,6 @@ def repairing_downloader(ws: Workspace) -> None:
     mnist_data = load_snippet("mnist_data")
     ws.monkeypatch.setattr(mnist_data, "download_and_extract_archive", download)
     ws.fetched = fetched
-
-
-def local_checksums(ws: Workspace) -> None:
-    """check_mnist_files with the checksums of the .gz files at hand (Debian re-packed them)."""
-    import hashlib
-
-    from torchvision import datasets
-
-    raw = ws.data.joinpath(*RAW)
-    for name in FILES:
-        shutil.copy(SOURCE / f"{name}.gz", raw / f"{name}.gz")
-
-    class LocalFashionMNIST(datasets.FashionMNIST):
-        resources = [
-            (name, hashlib.md5((raw / name).read_bytes()).hexdigest()) for name, _ in datasets.FashionMNIST.resources
-        ]
-
-    LocalFashionMNIST.__name__ = "FashionMNIST"
-    module = load_snippet("check_mnist_files")
-    ws.monkeypatch.setitem(module.DATASETS, "fashion-mnist", LocalFashionMNIST)
-
-
-def file_for_a_folder(ws: Workspace) -> None:
-    """{tmp}/a-file is a file: torchvision fails creating a folder in it, before any network use (no proxy
-    answers if it did not)."""
-    (ws.tmp / "a-file").write_text("not a folder")
-    for name in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"):
-        ws.monkeypatch.setenv(name, "http://127.0.0.1:9")
 
 
 def notebook_settings(ws: Workspace) -> None:
@@ -233,10 +190,9 @@ class Row:
     code: int
     needle: str | tuple[str, ...] = ""  # in the stderr line (each of a tuple)
     setup: Callable[[Workspace], None] | None = None
-    how: str = "main"  # "main" (in this process), "process", "no-torch", "ctrl-c"
+    how: str = "main"  # "main" (in this process), "process", "ctrl-c"
     wait_for: str = ""  # ctrl-c: the stdout line after which SIGINT is sent
     read_only: str = ""  # a path ({ck} ...) made read-only for the run
-    disk_full: bool = False  # writes fail beyond half the checkpoint's size, as on a full disk
     kept: bool = False  # the checkpoint is byte for byte what it was before the run
     no_work: bool = False  # refused before any training: no epoch, no run
     after: Callable[[Workspace, Outcome], None] | None = None
@@ -281,22 +237,6 @@ def nothing_made(ws: Workspace, outcome: Outcome) -> None:
     assert not ws.ck.parent.exists()
 
 
-def no_torch(*scripts: str) -> list[Row]:
-    """The doctor lists what it found and its line points at the PROBLEM line that names torch."""
-    return [
-        Row(
-            f"{script}: no torch in this Python",
-            script,
-            [],
-            1,
-            "PROBLEM" if script == "doctor" else "torch",
-            how="no-torch",
-            marks=(ANY_TORCH,),  # torch never imports: the script's own guard answers
-        )
-        for script in scripts
-    ]
-
-
 SCRIPTS = [
     "train_mnist",
     "mnist_data",
@@ -309,11 +249,7 @@ SCRIPTS = [
     "benchmark_devices",
     "benchmark_data_loading",
 ]
-# Rows whose outcome cannot depend on torch's version (argument parsing, Ctrl-C raised before any torch
-# work, a Python without torch): the pins leg runs them, the current-torch leg leaves them out (pyproject.toml).
-ANY_TORCH = pytest.mark.any_torch
 NO_XPU = pytest.mark.skipif(torch.xpu.is_available(), reason="this machine has an XPU")
-DAMAGED = "damaged"  # what the line says about a data file that is there but not whole
 EMPTY_IMAGES = data(**{IMAGES: b""})
 
 
@@ -335,15 +271,6 @@ def in_process(script: str, args: list[str], capsys) -> Outcome:
 def as_process(script: str, args: list[str], cwd: Path, **env: str) -> Outcome:
     result = run_snippet(f"{script}.py", *args, cwd=cwd, timeout=300, **env)
     return Outcome(result.returncode, result.stdout, result.stderr)
-
-
-def without_torch(script: str, args: list[str], cwd: Path) -> Outcome:
-    shim = cwd / "no-torch"
-    shim.mkdir()
-    (shim / "torch.py").write_text(
-        'raise ModuleNotFoundError("No module named \'torch\'", name="torch")\n', encoding="utf-8"
-    )
-    return as_process(script, args, cwd, PYTHONPATH=str(shim))
 
 
 def default_ctrl_c() -> None:
@@ -402,21 +329,6 @@ def read_only(path: Path):
             path.chmod(mode)
 
 
-@contextlib.contextmanager
-def disk_full(limit: int):
-    """Writes beyond ``limit`` bytes fail with EFBIG, as they fail with ENOSPC on a full disk."""
-    try:
-        import resource
-    except ImportError:
-        pytest.skip("no RLIMIT_FSIZE on Windows; the POSIX legs run this row")
-    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
-    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, hard))
-    try:
-        yield
-    finally:
-        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
-
-
 def trained_checkpoint(data_root: Path, folder: Path) -> Path:
     """A checkpoint after epoch 1 of TRAIN on the real data, in ``folder``."""
     path = folder / "lenet.pt"
@@ -427,8 +339,6 @@ def trained_checkpoint(data_root: Path, folder: Path) -> Path:
 
 def run_row(row: Row, ws: Workspace, capsys) -> Outcome:
     args = [ws.fill(arg) for arg in row.args]
-    if row.how == "no-torch":
-        return without_torch(row.script, args, ws.tmp)
     if row.how == "ctrl-c":
         if os.name == "nt":
             pytest.skip("SIGINT to a child needs a console group on Windows; the POSIX legs run this row")
@@ -438,8 +348,6 @@ def run_row(row: Row, ws: Workspace, capsys) -> Outcome:
     with contextlib.ExitStack() as stack:
         if row.read_only:
             stack.enter_context(read_only(Path(os.path.normpath(ws.fill(row.read_only)))))
-        if row.disk_full:
-            stack.enter_context(disk_full(ws.ck.stat().st_size // 2))
         return in_process(row.script, args, capsys)
 
 

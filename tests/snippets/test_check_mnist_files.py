@@ -65,13 +65,19 @@ def test_repacked_files_fail_the_real_checksums(gz_copy, capsys):
     assert captured.out.count("DAMAGED") == 4
 
 
-def test_intact_files_pass_and_one_damaged_file_is_named(gz_copy, monkeypatch, capsys):
+def test_intact_files_pass_and_a_damaged_file_is_named(gz_copy, monkeypatch, capsys):
     raw = gz_copy / "FashionMNIST" / "raw"
     monkeypatch.setitem(check_mnist_files.DATASETS, "fashion-mnist", local_fashion_mnist(raw))
 
     assert check_mnist_files.main(["--dataset", "fashion-mnist", "--data-dir", str(gz_copy)]) == 0
     out = capsys.readouterr().out
     assert out.count("  OK ") == 4 and "all files intact" in out
+
+    images = raw / "train-images-idx3-ubyte"
+    images.write_bytes(b"")  # an unpacking cut short beside an intact .gz
+    code = check_mnist_files.main(["--dataset", "fashion-mnist", "--data-dir", str(gz_copy)])
+    assert_one_line_error(subprocess.CompletedProcess([], code, "", capsys.readouterr().err), images.name)
+    images.unlink()
 
     labels = raw / "t10k-labels-idx1-ubyte.gz"
     labels.write_bytes(labels.read_bytes()[:-10])  # a truncated download

@@ -305,10 +305,13 @@ def test_a_diverging_loss_is_an_error(place, trained, tmp_path):
     judge("lost work", "train_mnist", ck.read_bytes() == before, outcome, "the last good checkpoint replaced")
 
 
-@pytest.mark.parametrize("option, value", [("--batch-size", "50"), ("--seed", "3"), ("--lr", "0.01")])
+@pytest.mark.parametrize(
+    "option, value", [("--batch-size", "50"), ("--seed", "3"), ("--lr", "0.01"), ("--limit-train", "400")]
+)
 def test_resume_with_other_settings_says_which(option, value, place, trained, tmp_path):
     ck = tmp_path / "lenet.pt"
     shutil.copy(trained, ck)
+    before = ck.read_bytes()
     argv = [arg.format(data=place / "real", ck=ck) for arg in TRAIN] + ["--epochs", "2", "--resume", option, value]
     outcome = run_main("train_mnist", argv)
     contract("train_mnist", outcome)
@@ -319,3 +322,4 @@ def test_resume_with_other_settings_says_which(option, value, place, trained, tm
         outcome,
         f"resumed with another {option}",
     )
+    judge("lost work", "train_mnist", ck.read_bytes() == before, outcome, "the checkpoint changed")
