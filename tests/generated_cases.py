@@ -4,14 +4,12 @@ test_generated_faults.py, issue 47): how a case runs a script (through its door,
 2 or 130, at most one line on stderr, never a traceback), the folder the cases run in, and what the cases are
 made of (each script's own argparse parser).
 
-GENERATED_COUNT=FILE counts the failures per class instead of stopping at the first (the note's figures);
 GENERATED_EXAMPLES=N changes the number of cases per script (200).
 """
 
 from __future__ import annotations
 
 import argparse
-import collections
 import contextlib
 import importlib
 import io
@@ -37,8 +35,6 @@ from guide_harness import SNIPPETS, load_snippet
 MAIN_GUARD = re.compile(r'^if __name__ == "__main__":', re.M)  # at the top level, not in a docstring
 SCRIPTS = sorted(p.stem for p in SNIPPETS.glob("*.py") if MAIN_GUARD.search(p.read_text(encoding="utf-8")))
 CODES = {0, 1, 2, 130}
-COUNT_FILE = os.environ.get("GENERATED_COUNT", "")
-FAILURES: collections.Counter = collections.Counter()
 EXAMPLES = int(os.environ.get("GENERATED_EXAMPLES", "200"))  # per script, for the cases from the parsers
 
 QUICK = settings(
@@ -64,21 +60,8 @@ class Outcome(NamedTuple):
 
 
 def guarded(main, argv):
-    """The script's run as its `if __name__ == "__main__"` does it: through the door when there is one, else
-    (the scripts before the door) main() with SystemExit as Python reports it."""
-    try:
-        door = importlib.import_module("script_guard")
-    except ImportError:
-        door = None
-    if door is not None:
-        return door.exit_status(main, argv)
-    try:
-        return main() if argv is None else main(argv)
-    except SystemExit as stop:
-        if isinstance(stop.code, str):
-            print(stop.code, file=sys.stderr)
-            return 1
-        return stop.code or 0
+    """The script's run as its `if __name__ == "__main__"` does it: through its door."""
+    return importlib.import_module("script_guard").exit_status(main, argv)
 
 
 @contextlib.contextmanager
@@ -132,19 +115,15 @@ def run_as_program(script: str, argv: list[str]) -> Outcome:
 
 
 def judge(kind: str, script: str, ok: bool, outcome: Outcome | None = None, why: str = "") -> None:
-    """Count (GENERATED_COUNT) or fail a broken promise of class ``kind``."""
+    """Fail a broken promise of class ``kind``."""
     if ok:
-        return
-    if COUNT_FILE:
-        test = os.environ.get("PYTEST_CURRENT_TEST", "").split("::")[-1].split("[")[0].split(" ")[0]
-        FAILURES[f"{kind} | {test} | {script}"] += 1
         return
     shown = (
         ""
         if outcome is None
         else f"exit {outcome.code}\n--- stdout\n{outcome.out[-2000:]}\n--- stderr\n{outcome.err[-3000:]}"
     )
-    pytest.fail(f"{kind}: {why}\n{shown}")
+    pytest.fail(f"{kind} ({script}): {why}\n{shown}")
 
 
 def contract(script: str, outcome: Outcome) -> None:

@@ -278,13 +278,11 @@ def test_two_runs_on_one_checkpoint(place, trained, tmp_path):
         mp.setattr(os, "getpid", lambda: 4242)
         theirs = train_mnist.temporary_path(ck)
     theirs.write_bytes(b"the other run is saving epoch 2")
-    holding = getattr(train_mnist, "only_run_on", None)
     before = ck.read_bytes()
     with contextlib.ExitStack() as stack:
-        if holding is not None:  # the other run holds the checkpoint's lock, as it does while it trains
-            with pytest.MonkeyPatch.context() as mp:
-                mp.setattr(os, "getpid", lambda: 4242)
-                stack.enter_context(holding(ck))
+        with pytest.MonkeyPatch.context() as mp:  # the other run holds the checkpoint's lock, as while it trains
+            mp.setattr(os, "getpid", lambda: 4242)
+            stack.enter_context(train_mnist.only_run_on(ck))
         argv = [arg.format(data=place / "real", ck=ck) for arg in TRAIN] + ["--epochs", "2", "--resume"]
         outcome = run_main("train_mnist", argv)
     contract("train_mnist", outcome)

@@ -13,7 +13,6 @@ import signal
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
@@ -183,12 +182,3 @@ def test_a_wrong_command_line_is_one_ascii_line(capsys):
     parser.add_argument("--n", type=int)
     assert script_guard.exit_status(lambda argv: parser.parse_args(argv) and 0, ["--n", "\u6570"]) == 2
     assert "argument --n: invalid int value: '\\u6570' (see --help)" in one_line(capsys.readouterr().err)
-
-
-def test_ctrl_c_inside_main_is_130_in_one_line(capsys):
-    def main(argv):
-        time.sleep(0)
-        raise KeyboardInterrupt
-
-    assert script_guard.exit_status(main, []) == 130
-    assert "interrupted (Ctrl-C)" in one_line(capsys.readouterr().err)
