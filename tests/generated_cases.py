@@ -28,6 +28,7 @@ import torch
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
+from bad_input import NO_NETWORK
 from fetch_fashion_mnist import FILES
 from guide_harness import SNIPPETS, load_snippet
 
@@ -268,8 +269,8 @@ def environment(draw) -> dict[str, str | None]:
 def in_place(place: Path, env: dict[str, str | None]):
     with pytest.MonkeyPatch.context() as mp:
         mp.chdir(place)
-        for key in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"):  # no download reaches a network
-            mp.setenv(key, "http://127.0.0.1:9")
+        for key, value in NO_NETWORK.items():
+            mp.setenv(key, value)
         for key, value in env.items():
             if value is None or "\x00" in value:
                 mp.delenv(key, raising=False)

@@ -8,14 +8,12 @@ Ctrl-C and a non-ASCII folder are in test_bad_input_process.py.
 from __future__ import annotations
 
 import pytest
-import torch
 from torchvision import datasets
 
 from bad_input import (
     BENCH,
     EMPTY_IMAGES,
     IMAGES,
-    NO_XPU,
     REPORT,
     TRAIN,
     Row,
@@ -106,14 +104,6 @@ ROWS = [
         lambda ws: (ws.tmp / "locked").mkdir(),
         read_only="{tmp}/locked",
         no_work=True,
-    ),
-    Row(
-        "choose_device: absent XPU",
-        "choose_device",
-        ["--device", "xpu"],
-        1,
-        ("Intel XPU 0 was requested but 0 XPU device(s)", f"torch {torch.__version__}"),
-        marks=(NO_XPU,),  # the real torch of this run: its XPU API answers "no device" without a traceback
     ),
     Row(
         "benchmark_devices: --json in no folder",

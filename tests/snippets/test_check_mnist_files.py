@@ -15,17 +15,11 @@ import subprocess
 import pytest
 from torchvision import datasets
 
+from bad_input import NO_NETWORK
 from guide_harness import assert_one_line_error, load_snippet
 from run_requirements import skip_or_fail
 
 check_mnist_files = load_snippet("check_mnist_files")
-
-NO_NETWORK = {
-    "HTTP_PROXY": "http://127.0.0.1:9",
-    "HTTPS_PROXY": "http://127.0.0.1:9",
-    "http_proxy": "http://127.0.0.1:9",
-    "https_proxy": "http://127.0.0.1:9",
-}
 
 
 @pytest.fixture

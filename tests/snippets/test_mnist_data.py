@@ -8,17 +8,10 @@ import subprocess
 import pytest
 import torch
 
+from bad_input import NO_NETWORK
 from guide_harness import assert_one_line_error, load_snippet, run_snippet
 
 mnist_data = load_snippet("mnist_data")
-
-# If anything tried the network anyway, it would fail fast on these dead proxies instead of downloading.
-NO_NETWORK = {
-    "HTTP_PROXY": "http://127.0.0.1:9",
-    "HTTPS_PROXY": "http://127.0.0.1:9",
-    "http_proxy": "http://127.0.0.1:9",
-    "https_proxy": "http://127.0.0.1:9",
-}
 
 
 def test_script_reports_real_fashion_mnist(fashion_mnist_root, tmp_path):

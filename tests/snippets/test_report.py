@@ -269,14 +269,6 @@ def test_paths_are_made_relative_before_the_names_go(scripts, python, written, k
 # ------------------------------------------------------------------ the GPU's PCI ID, group and target
 
 
-def test_a_cpu_run_names_no_pci_id(cpu_run):
-    _, path = cpu_run
-    gpu = json.loads(path.read_text(encoding="utf-8"))["gpu"]
-    assert {key: gpu[key] for key in ("pci_id", "pci_revision", "group", "target")} == dict.fromkeys(
-        ("pci_id", "pci_revision", "group", "target")
-    )
-
-
 @pytest.mark.parametrize(
     "fields, problem",
     [
