@@ -1,4 +1,4 @@
-"""The harness of the bad-input tables (tests/snippets/test_bad_input.py and test_bad_input_process.py):
+"""The harness of the bad-input tables (tests/snippets/test_bad_input.py):
 a row is one bad input to one reader script, the exit status it must give, the one line on stderr that starts
 with "error:" (and names what went wrong), no traceback, and the earlier work intact: a reader who meets a
 traceback reads it as the guide's bug and gives up, and one who loses an hour of training to a typo does too.
@@ -352,7 +352,9 @@ def run_row(row: Row, ws: Workspace, capsys) -> Outcome:
 
 
 def check_row(row: Row, ws: Workspace, capsys) -> None:
-    """Set the row up, run it, and hold it to the contract."""
+    """Set the row up, run it in its folder, and hold it to the contract."""
+    ws.monkeypatch.chdir(ws.tmp)
+    ws.monkeypatch.delenv("TORCH_DEVICE", raising=False)
     if row.setup:
         row.setup(ws)
     before = ws.ck.read_bytes() if ws.ck.is_file() else None

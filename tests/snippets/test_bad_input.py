@@ -1,11 +1,14 @@
-"""Bad input to the reader scripts whose refusal the generated cases (test_generated_bad_input.py,
-test_generated_faults.py) do not pin down (issue 41, review 2026-12-reliability-3 section 3): the words of
-the line, a refusal before any work, the earlier checkpoint byte for byte as it was. Each row: the exit
-status, one "error:" line on stderr that names the problem, no traceback (tests/bad_input.py runs them).
-Ctrl-C and a non-ASCII folder are in test_bad_input_process.py.
+"""Bad input to the reader scripts (issue 41, review 2026-12-reliability-3 section 3) that the generated cases
+(test_generated_bad_input.py, test_generated_faults.py) do not pin down: the words of the line, a refusal before
+any work, the earlier checkpoint byte for byte as it was; and what each script a page tells readers to run does
+as a process: Ctrl-C (a real SIGINT where the contract is the exit status) exits 130 with one line, and a
+non-ASCII folder on an ASCII console prints no traceback. Each row: the exit status, one "error:" line on stderr
+that names the problem, no traceback (tests/bad_input.py runs them).
 """
 
 from __future__ import annotations
+
+import shutil
 
 import pytest
 from torchvision import datasets
@@ -15,6 +18,7 @@ from bad_input import (
     EMPTY_IMAGES,
     IMAGES,
     REPORT,
+    SCRIPTS,
     TRAIN,
     Row,
     Workspace,
@@ -24,12 +28,20 @@ from bad_input import (
     data,
     edited,
     four_missing,
+    interrupt,
+    link,
     notebook_settings,
     nothing_made,
+    nothing_written,
     repaired,
     repairing_downloader,
+    saved_epoch,
     wrong_shapes,
 )
+from guide_harness import DOCS, SNIPPETS
+
+# test_generated_bad_input.py's scripts: the zip's, less the door itself
+GENERATED_SCRIPTS = {p.stem for p in SNIPPETS.glob("*.py")} - {"script_guard"}
 
 ROWS = [
     Row(
@@ -132,9 +144,115 @@ ROWS = [
     ),
 ]
 
+# Ctrl-C while the script's own work runs (KeyboardInterrupt from that function, in this process):
+# script: (the function, the arguments, what the line names)
+INTERRUPTED = {
+    "mnist_data": ("load_dataset", ["--dataset", "fashion-mnist", "--data-dir", "{real}"], "interrupted"),
+    "check_mnist_files": ("check_files", ["--dataset", "fashion-mnist", "--data-dir", "{real}"], "interrupted"),
+    "train_mnist": ("prepare", [*TRAIN, "--data-dir", "{real}", "--epochs", "1"], "nothing"),  # before epoch 1
+    "verify_directml": ("verify_directml", [], "interrupted"),
+    "doctor": ("examine", [], "interrupted"),
+    "choose_device": ("choose_device", [], "interrupted"),
+}
+
+PROCESS_ROWS = [
+    *(
+        Row(f"{script}: Ctrl-C in {function}()", script, args, 130, needle, interrupt(script, function))
+        for script, (function, args, needle) in INTERRUPTED.items()
+    ),
+    Row(
+        "train_mnist: non-ASCII folders, ASCII console",
+        "train_mnist",
+        [
+            *TRAIN,
+            "--data-dir",
+            "{tmp}/\u6570\u636e \u00dcn\u00ef",
+            "--checkpoint",
+            "{tmp}/\u68c0\u67e5\u70b9/lenet.pt",
+            "--epochs",
+            "1",
+        ],
+        0,
+        setup=lambda ws: shutil.copytree(ws.real, ws.tmp / "\u6570\u636e \u00dcn\u00ef", copy_function=link),
+        how="process",
+    ),
+    Row(
+        "train_mnist: Ctrl-C in epoch 2",
+        "train_mnist",
+        # 120 batches of 50 an epoch: SIGINT at 25 % of epoch 2 lands long before its end
+        [*TRAIN, "--data-dir", "{real}", "--epochs", "3", "--limit-train", "6000", "--batch-size", "50"],
+        130,
+        "--resume",
+        how="ctrl-c",
+        wait_for="epoch 2/3  25%",
+        after=saved_epoch(1),
+    ),
+    Row(
+        "report: Ctrl-C in the training check",
+        "report",
+        [*REPORT, "--data-dir", "{real}", "--steps", "100000000"],
+        130,
+        "interrupted",
+        how="ctrl-c",
+        wait_for="2/3 the training check",
+        after=nothing_written("run-report.json"),
+    ),
+    Row(
+        "verify_training: Ctrl-C",
+        "verify_training",
+        ["--device", "cpu", "--steps", "100000000"],
+        130,
+        "interrupted",
+        how="ctrl-c",
+        wait_for="Training",
+    ),
+    Row(
+        "benchmark_devices: Ctrl-C",
+        "benchmark_devices",
+        [*BENCH, "--data-dir", "{real}", "--limit-train", "60000", "--epochs", "50"],
+        130,
+        "interrupted",
+        how="ctrl-c",
+        wait_for="timing cpu",
+    ),
+    Row(
+        "benchmark_data_loading: Ctrl-C",
+        "benchmark_data_loading",
+        [*BENCH, "--data-dir", "{real}", "--limit-train", "60000"],
+        130,
+        "interrupted",
+        how="ctrl-c",
+        wait_for="device:",
+    ),
+]
+
 
 @pytest.mark.parametrize("row", [row.param for row in ROWS])
 def test_bad_input(row: Row, fashion_mnist_root, trained, tmp_path, monkeypatch, capsys):
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("TORCH_DEVICE", raising=False)
     check_row(row, Workspace(tmp_path, fashion_mnist_root, trained, monkeypatch), capsys)
+
+
+# any_torch: these rows test the scripts' own handling of a signal and an ASCII console; the torch calls they
+# pass through (loading data, an epoch, a checkpoint) run on both torch versions in test_train_mnist.py,
+# test_mnist_data.py, test_report.py and test_verify_training.py.
+@pytest.mark.any_torch
+@pytest.mark.parametrize("row", [row.param for row in PROCESS_ROWS])
+def test_bad_input_process(row: Row, fashion_mnist_root, trained, tmp_path, monkeypatch, capsys):
+    check_row(row, Workspace(tmp_path, fashion_mnist_root, trained, monkeypatch), capsys)
+
+
+@pytest.mark.any_torch
+def test_every_script_a_page_runs_has_its_rows():
+    """Each reader script that a page tells readers to run is here with Ctrl-C; a torch that does not load, for every
+    script, is generated (test_generated_faults.py), and the doctor's own diagnosis of it is test_doctor.py's."""
+    told = {
+        name
+        for page in DOCS.rglob("*.md")
+        for name in [*SCRIPTS, "lenet", "train_mnist_notebook"]
+        if f"python {name}.py" in page.read_text(encoding="utf-8")
+    }
+    assert told == set(SCRIPTS), told ^ set(SCRIPTS)
+    for script in SCRIPTS:
+        kinds = {row.id.partition(": ")[2] for row in PROCESS_ROWS if row.script == script}
+        assert script in GENERATED_SCRIPTS, script
+        assert any(kind.startswith("Ctrl-C") for kind in kinds), script
