@@ -10,7 +10,6 @@ reader does: Ctrl-C (a real SIGINT) and a non-ASCII folder on an ASCII console.
 
 from __future__ import annotations
 
-import contextlib
 import gzip
 import io
 import os
@@ -194,7 +193,6 @@ class Row:
     setup: Callable[[Workspace], None] | None = None
     how: str = "main"  # "main" (in this process), "process", "ctrl-c"
     wait_for: str = ""  # ctrl-c: the stdout line after which SIGINT is sent
-    read_only: str = ""  # a path ({ck} ...) made read-only for the run
     kept: bool = False  # the checkpoint is byte for byte what it was before the run
     no_work: bool = False  # refused before any training: no epoch, no run
     after: Callable[[Workspace, Outcome], None] | None = None
@@ -306,29 +304,6 @@ def with_ctrl_c(script: str, args: list[str], cwd: Path, wait_for: str) -> Outco
     return Outcome(process.returncode, "".join(seen) + out, err)
 
 
-@contextlib.contextmanager
-def read_only(path: Path):
-    """``path`` (a file or folder) unwritable, even for root (chattr +i there)."""
-    if os.name == "nt":
-        pytest.skip("a read-only folder is not enforced on Windows; the POSIX legs run this row")
-    if getattr(os, "geteuid", lambda: 1)() == 0:  # root: chmod does not stop it
-        made = subprocess.run(["chattr", "+i", str(path)], capture_output=True, text=True)
-        if made.returncode != 0:
-            pytest.skip(f"cannot make {path} read-only as root here: {made.stderr.strip()}")
-        undo = ["chattr", "-i", str(path)]
-    else:
-        mode = path.stat().st_mode
-        path.chmod(0o555 if path.is_dir() else 0o444)
-        undo = None
-    try:
-        yield
-    finally:
-        if undo:
-            subprocess.run(undo, check=True)
-        else:
-            path.chmod(mode)
-
-
 def trained_checkpoint(data_root: Path, folder: Path) -> Path:
     """A checkpoint after epoch 1 of TRAIN on the real data, in ``folder``."""
     path = folder / "lenet.pt"
@@ -345,10 +320,7 @@ def run_row(row: Row, ws: Workspace, capsys) -> Outcome:
         return with_ctrl_c(row.script, args, ws.tmp, row.wait_for)
     if row.how == "process":
         return as_process(row.script, args, ws.tmp)
-    with contextlib.ExitStack() as stack:
-        if row.read_only:
-            stack.enter_context(read_only(Path(os.path.normpath(ws.fill(row.read_only)))))
-        return in_process(row.script, args, capsys)
+    return in_process(row.script, args, capsys)
 
 
 def check_row(row: Row, ws: Workspace, capsys) -> None:

@@ -195,16 +195,6 @@ def good_checkpoint(fashion_mnist_root, tmp_path, monkeypatch, capsys) -> Path:
     return tmp_path / "checkpoints" / "lenet-fashion-mnist.pt"
 
 
-def test_resume_continues_to_more_epochs(capsys, fashion_mnist_root, good_checkpoint):
-    code, out, err = run_main(
-        capsys, *small_run(fashion_mnist_root, "--epochs", "2", "--limit-train", "500", "--resume")
-    )
-    assert code == 0, err
-    assert "resuming after epoch 1" in out and "epoch 1/2" not in out
-    assert "epoch 2/2  loss" in out
-    assert [h["epoch"] for h in final_checkpoint(good_checkpoint)["history"]] == [1, 2]
-
-
 def test_a_finished_checkpoint_needs_no_device_and_no_data(capsys, monkeypatch, fashion_mnist_root, good_checkpoint):
     """train() decides there is nothing to do before prepare() picks a device or loads the data."""
     for name in ("choose_device", "load_dataset"):
