@@ -1,17 +1,16 @@
-"""The harness of the bad-input tables (tests/snippets/test_bad_input.py):
-a row is one bad input to one reader script, the exit status it must give, the one line on stderr that starts
-with "error:" (and names what went wrong), no traceback, and the earlier work intact: a reader who meets a
-traceback reads it as the guide's bug and gives up, and one who loses an hour of training to a typo does too.
+"""The harness of the bad-input table (tests/snippets/test_bad_input.py) and what the snippets' tests share
+(the quick training run, the trained checkpoint, the data's folder, links): a row is one bad input to one reader
+script, the exit status it must give, the one line on stderr that starts with "error:" (and names what went
+wrong), no traceback, and the earlier work intact: a reader who meets a traceback reads it as the guide's bug
+and gives up, and one who loses an hour of training to a typo does too.
 
-Most rows run the script's main() in the test's process (fast: torch is imported once); an exception that leaves
-main() is what a reader would see as a traceback. The rows about the process itself run the script as a
-reader does: Ctrl-C (a real SIGINT) and a non-ASCII folder on an ASCII console.
+A row runs the script's main() in the test's process (an exception that leaves main() is what a reader would
+see as a traceback), or the script as a reader does: Ctrl-C (a real SIGINT) and a non-ASCII folder on an ASCII
+console.
 """
 
 from __future__ import annotations
 
-import gzip
-import io
 import os
 import shutil
 import signal
@@ -26,7 +25,6 @@ from typing import NamedTuple
 import pytest
 import torch
 
-from fetch_fashion_mnist import FILES, SOURCE
 from guide_harness import SNIPPETS, clean_env, load_snippet, run_snippet
 
 RAW = ("FashionMNIST", "raw")
@@ -70,25 +68,6 @@ class Workspace:
 # ---- what the rows set up --------------------------------------------------------------------------------
 
 
-def data(**damaged: bytes | None):
-    """{data} with the real files, except each one named here: written with these bytes, or a folder (None)."""
-
-    def setup(ws: Workspace) -> None:
-        raw = ws.data.joinpath(*RAW)
-        raw.mkdir(parents=True)
-        for name in FILES:
-            target = raw / name
-            if name in damaged:
-                if damaged[name] is None:
-                    target.mkdir()
-                else:
-                    target.write_bytes(damaged[name])
-            else:
-                link(ws.real.joinpath(*RAW, name), target)
-
-    return setup
-
-
 def link(source: Path, target: Path) -> None:
     try:
         os.link(source, target)  # a hard link: no copy of 47 MB; writing a new file never touches it
@@ -103,69 +82,6 @@ def link_folder(source: Path, target: Path) -> None:
         target.symlink_to(source, target_is_directory=True)
     except OSError:
         shutil.copytree(source, target, copy_function=lambda s, t: link(Path(s), Path(t)))
-
-
-def checkpoint(content: Callable[[Workspace], bytes | None] | None = None):
-    """{ck} holding the epoch-1 checkpoint, or what ``content`` makes of it (None: a folder)."""
-
-    def setup(ws: Workspace) -> None:
-        ws.ck.parent.mkdir(parents=True)
-        made = ws.trained.read_bytes() if content is None else content(ws)
-        if made is None:
-            ws.ck.mkdir()
-        else:
-            ws.ck.write_bytes(made)
-
-    return setup
-
-
-def saved(value) -> bytes:
-    buffer = io.BytesIO()
-    torch.save(value, buffer)
-    return buffer.getvalue()
-
-
-def edited(change: Callable[[dict], None]):
-    def content(ws: Workspace) -> bytes:
-        value = torch.load(ws.trained, weights_only=True)
-        change(value)
-        return saved(value)
-
-    return content
-
-
-def wrong_shapes(value: dict) -> None:
-    value["model"] = {key: torch.zeros(3) for key in value["model"]}
-
-
-def both(*setups):
-    def setup(ws: Workspace) -> None:
-        for each in setups:
-            each(ws)
-
-    return setup
-
-
-def repairing_downloader(ws: Workspace) -> None:
-    """--download with no network: torchvision's downloader stands in, unpacking the real .gz it would fetch."""
-    fetched = []
-
-    def download(url, download_root, filename, md5=None, **kwargs):
-        fetched.append(filename)
-        name = filename.removesuffix(".gz")
-        with gzip.open(SOURCE / filename) as packed:
-            Path(download_root, name).write_bytes(packed.read())
-
-    mnist_data = load_snippet("mnist_data")
-    ws.monkeypatch.setattr(mnist_data, "download_and_extract_archive", download)
-    ws.fetched = fetched
-
-
-def notebook_settings(ws: Workspace) -> None:
-    """The notebook script lays its options over a module-level dict: a copy, so no row leaves it changed."""
-    module = load_snippet("train_mnist_notebook")
-    ws.monkeypatch.setattr(module, "settings", dict(module.settings))
-    ws.monkeypatch.setenv("TORCH_DEVICE", "cpu")
 
 
 def interrupt(module: str, function: str):
@@ -193,8 +109,6 @@ class Row:
     setup: Callable[[Workspace], None] | None = None
     how: str = "main"  # "main" (in this process), "process", "ctrl-c"
     wait_for: str = ""  # ctrl-c: the stdout line after which SIGINT is sent
-    kept: bool = False  # the checkpoint is byte for byte what it was before the run
-    no_work: bool = False  # refused before any training: no epoch, no run
     after: Callable[[Workspace, Outcome], None] | None = None
 
     @property
@@ -214,26 +128,11 @@ def saved_epoch(number: int):
     return after
 
 
-def repaired(ws: Workspace, outcome: Outcome) -> None:
-    assert ws.fetched == [f"{IMAGES}.gz"], ws.fetched
-    assert ws.data.joinpath(*RAW, IMAGES).stat().st_size == FILES[IMAGES][1]
-
-
 def nothing_written(name: str):
     def after(ws: Workspace, outcome: Outcome) -> None:
         assert not (ws.tmp / name).exists()
 
     return after
-
-
-def four_missing(ws: Workspace, outcome: Outcome) -> None:
-    assert outcome.out.count("MISSING") == 4, outcome.out
-
-
-def nothing_made(ws: Workspace, outcome: Outcome) -> None:
-    """Neither the data folder asked for nor the checkpoint folder was created."""
-    assert not (ws.tmp / "none").exists()
-    assert not ws.ck.parent.exists()
 
 
 SCRIPTS = [
@@ -248,7 +147,6 @@ SCRIPTS = [
     "benchmark_devices",
     "benchmark_data_loading",
 ]
-EMPTY_IMAGES = data(**{IMAGES: b""})
 
 
 # ---- running a row ---------------------------------------------------------------------------------------
@@ -329,7 +227,6 @@ def check_row(row: Row, ws: Workspace, capsys) -> None:
     ws.monkeypatch.delenv("TORCH_DEVICE", raising=False)
     if row.setup:
         row.setup(ws)
-    before = ws.ck.read_bytes() if ws.ck.is_file() else None
     outcome = run_row(row, ws, capsys)
     shown = f"exit {outcome.code}\n--- stdout\n{outcome.out[-3000:]}\n--- stderr\n{outcome.err[-3000:]}"
     assert "Traceback" not in outcome.err, shown
@@ -342,9 +239,5 @@ def check_row(row: Row, ws: Workspace, capsys) -> None:
         needles = (row.needle,) if isinstance(row.needle, str) else row.needle
         assert all(needle in lines[0] for needle in needles), shown
         assert lines[0].isascii(), shown  # a GBK or cp1252 console shows it
-    if row.kept:
-        assert ws.ck.read_bytes() == before, "the earlier checkpoint changed"
-    if row.no_work:
-        assert " loss " not in outcome.out and "1/3" not in outcome.out and "timing" not in outcome.out, shown
     if row.after:
         row.after(ws, outcome)

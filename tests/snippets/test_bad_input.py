@@ -1,9 +1,8 @@
-"""Bad input to the reader scripts (issue 41, review 2026-12-reliability-3 section 3) that the generated cases
-(test_generated_bad_input.py, test_generated_faults.py) do not pin down: the words of the line, a refusal before
-any work, the earlier checkpoint byte for byte as it was; and what each script a page tells readers to run does
-as a process: Ctrl-C (a real SIGINT where the contract is the exit status) exits 130 with one line, and a
-non-ASCII folder on an ASCII console prints no traceback. Each row: the exit status, one "error:" line on stderr
-that names the problem, no traceback (tests/bad_input.py runs them).
+"""What every reader script a page tells readers to run does when it is interrupted or run as a process (issue
+41, review 2026-12-reliability-3 section 3): Ctrl-C (a real SIGINT where the contract is the exit status) exits
+130 with one line, and a non-ASCII folder on an ASCII console prints no traceback (tests/bad_input.py runs the
+rows). The generated cases hold every script to the contract (test_generated_bad_input.py,
+test_generated_faults.py); the words of each refusal are in the script's own tests.
 """
 
 from __future__ import annotations
@@ -11,102 +10,24 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from torchvision import datasets
 
 from bad_input import (
     BENCH,
-    EMPTY_IMAGES,
-    IMAGES,
     REPORT,
     SCRIPTS,
     TRAIN,
     Row,
     Workspace,
-    both,
     check_row,
-    checkpoint,
-    data,
-    edited,
-    four_missing,
     interrupt,
     link,
-    notebook_settings,
-    nothing_made,
     nothing_written,
-    repaired,
-    repairing_downloader,
     saved_epoch,
-    wrong_shapes,
 )
 from guide_harness import DOCS, SNIPPETS
 
 # test_generated_bad_input.py's scripts: the zip's, less the door itself
 GENERATED_SCRIPTS = {p.stem for p in SNIPPETS.glob("*.py")} - {"script_guard"}
-
-ROWS = [
-    Row(
-        "mnist_data: a folder for the images file",
-        "mnist_data",
-        ["--dataset", "fashion-mnist", "--data-dir", "{data}"],
-        1,
-        "not found",
-        data(**{IMAGES: None}),
-    ),
-    Row(
-        "mnist_data: --download repairs an empty file",
-        "mnist_data",
-        ["--dataset", "fashion-mnist", "--data-dir", "{data}", "--download"],
-        0,
-        setup=both(EMPTY_IMAGES, repairing_downloader),
-        after=repaired,
-    ),
-    Row(
-        "check_mnist_files: no data folder",
-        "check_mnist_files",
-        ["--data-dir", "{tmp}/none"],
-        1,
-        ("4 of 4 files missing or damaged", "train-images-idx3-ubyte.gz", *datasets.MNIST.mirrors),
-        after=four_missing,
-    ),
-    Row(
-        "train_mnist: no data folder",
-        "train_mnist",
-        [*TRAIN, "--epochs", "1", "--data-dir", "{tmp}/none"],
-        1,
-        ("fashion-mnist not found in", "--download"),
-        no_work=True,
-        after=nothing_made,
-    ),
-    Row(
-        "train_mnist: checkpoint exists, no --resume",
-        "train_mnist",
-        [*TRAIN, "--data-dir", "{real}", "--epochs", "2"],
-        1,
-        "already exists: add --resume",
-        checkpoint(),
-        kept=True,
-        no_work=True,
-    ),
-    Row(
-        "train_mnist: wrong weight shapes",
-        "train_mnist",
-        [*TRAIN, "--data-dir", "{real}", "--epochs", "2", "--resume"],
-        1,
-        "does not fit this model",
-        checkpoint(edited(wrong_shapes)),
-        kept=True,
-        no_work=True,
-    ),
-    Row(
-        "train_mnist_notebook: no data folder",
-        "train_mnist_notebook",
-        ["--data-dir", "{tmp}/none", "--no-download"],
-        1,
-        ("mnist not found", "--download"),
-        setup=notebook_settings,
-        no_work=True,
-    ),
-]
 
 # Ctrl-C while the script's own work runs (KeyboardInterrupt from that function, in this process):
 # script: (the function, the arguments, what the line names)
@@ -189,11 +110,6 @@ PROCESS_ROWS = [
         wait_for="device:",
     ),
 ]
-
-
-@pytest.mark.parametrize("row", [row.param for row in ROWS])
-def test_bad_input(row: Row, fashion_mnist_root, trained, tmp_path, monkeypatch, capsys):
-    check_row(row, Workspace(tmp_path, fashion_mnist_root, trained, monkeypatch), capsys)
 
 
 # any_torch: these rows test the scripts' own handling of a signal and an ASCII console; the torch calls they

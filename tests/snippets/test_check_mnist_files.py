@@ -59,6 +59,18 @@ def test_repacked_files_fail_the_real_checksums(gz_copy, capsys):
     assert captured.out.count("DAMAGED") == 4
 
 
+def test_no_data_folder_says_where_to_download(tmp_path, capsys):
+    code = check_mnist_files.main(["--data-dir", str(tmp_path / "none")])
+    captured = capsys.readouterr()
+    assert_one_line_error(
+        subprocess.CompletedProcess([], code, "", captured.err),
+        "4 of 4 files missing or damaged",
+        "train-images-idx3-ubyte.gz",
+        *datasets.MNIST.mirrors,
+    )
+    assert captured.out.count("MISSING") == 4
+
+
 def test_intact_files_pass_and_a_damaged_file_is_named(gz_copy, monkeypatch, capsys):
     raw = gz_copy / "FashionMNIST" / "raw"
     monkeypatch.setitem(check_mnist_files.DATASETS, "fashion-mnist", local_fashion_mnist(raw))
