@@ -176,16 +176,6 @@ def test_damaged_download_is_one_line(tmp_path, monkeypatch, capsys):
     )
 
 
-def test_files_already_there_are_not_downloaded_again(fashion_mnist_root, monkeypatch):
-    monkeypatch.setattr(
-        mnist_data,
-        "download_and_extract_archive",
-        lambda url, **kwargs: pytest.fail(f"downloaded {url} although it is there"),
-    )
-    images = mnist_data.load_dataset("fashion-mnist", fashion_mnist_root, download=True, limit_train=10)[0]
-    assert images.shape == (10, 1, 28, 28)
-
-
 def data_with(fashion_mnist_root, tmp_path, images: bytes | None) -> Path:
     """<tmp>/FashionMNIST/raw: the real files, linked, but the training images: these bytes, or a folder (None)."""
     raw = tmp_path.joinpath(*RAW)
