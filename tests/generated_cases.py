@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib
 import io
 import os
 import re
@@ -60,11 +59,6 @@ class Outcome(NamedTuple):
 # ---- running a script -------------------------------------------------------------------------------------
 
 
-def guarded(main, argv):
-    """The script's run as its `if __name__ == "__main__"` does it: through its door."""
-    return importlib.import_module("script_guard").exit_status(main, argv)
-
-
 @contextlib.contextmanager
 def captured(stdout=None):
     out, err = stdout or io.StringIO(), io.StringIO()
@@ -81,17 +75,14 @@ def captured(stdout=None):
 def text_of(stream) -> str:
     if isinstance(stream, io.StringIO):
         return stream.getvalue()
-    with contextlib.suppress(Exception):
-        stream.flush()
-    raw = getattr(stream, "raw_bytes", None) or getattr(getattr(stream, "buffer", None), "getvalue", bytes)()
-    return raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)
+    return stream.raw_bytes.decode("utf-8", "replace")  # test_generated_faults.Pipe: the bytes it took
 
 
 def run_main(script: str, argv: list[str] | None, stdout=None) -> Outcome:
     module = load_snippet(script)
     with captured(stdout) as (out, err):
         try:
-            code = guarded(module.main, argv)
+            code = load_snippet("script_guard").exit_status(module.main, argv)  # as its __main__ guard runs it
         except BaseException:  # noqa: BLE001 - what the reader would see as a traceback
             return Outcome(None, text_of(out), err.getvalue() + traceback.format_exc())
     return Outcome(code, text_of(out), err.getvalue())
@@ -221,7 +212,8 @@ def parser_of(script: str) -> argparse.ArgumentParser | None:
     with pytest.MonkeyPatch.context() as mp, captured():
         mp.setattr(argparse.ArgumentParser, "parse_args", catch)
         try:
-            guarded(module.main, []) if "argv" in module.main.__code__.co_varnames else module.main()
+            door = load_snippet("script_guard")
+            door.exit_status(module.main, []) if "argv" in module.main.__code__.co_varnames else module.main()
         except Caught as caught:
             return caught.args[0]
         except BaseException:  # noqa: BLE001 - lenet: no parser; it ran
