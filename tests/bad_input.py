@@ -54,15 +54,11 @@ class Workspace:
     monkeypatch: pytest.MonkeyPatch
 
     @property
-    def data(self) -> Path:
-        return self.tmp / "data"
-
-    @property
     def ck(self) -> Path:
         return self.tmp / "checkpoints" / "lenet.pt"
 
     def fill(self, value: str) -> str:
-        return value.format(data=self.data, ck=self.ck, tmp=self.tmp, real=self.real)
+        return value.format(data=self.tmp / "data", ck=self.ck, tmp=self.tmp, real=self.real)
 
 
 # ---- what the rows set up --------------------------------------------------------------------------------
@@ -133,20 +129,6 @@ def nothing_written(name: str):
         assert not (ws.tmp / name).exists()
 
     return after
-
-
-SCRIPTS = [
-    "train_mnist",
-    "mnist_data",
-    "check_mnist_files",
-    "report",
-    "doctor",
-    "verify_directml",
-    "verify_training",
-    "choose_device",
-    "benchmark_devices",
-    "benchmark_data_loading",
-]
 
 
 # ---- running a row ---------------------------------------------------------------------------------------
