@@ -4,16 +4,13 @@ test_generated_faults.py, issue 47): how a case runs a script (through its door,
 2 or 130, at most one line on stderr, never a traceback), the folder the cases run in, and what the cases are
 made of (each script's own argparse parser).
 
-GENERATED_COUNT=FILE counts the failures per class instead of stopping at the first (the note's figures);
 GENERATED_EXAMPLES=N changes the number of cases per script (200).
 """
 
 from __future__ import annotations
 
 import argparse
-import collections
 import contextlib
-import importlib
 import io
 import os
 import re
@@ -30,6 +27,7 @@ import torch
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
+from bad_input import NO_NETWORK
 from fetch_fashion_mnist import FILES
 from guide_harness import SNIPPETS, load_snippet
 
@@ -37,8 +35,6 @@ from guide_harness import SNIPPETS, load_snippet
 MAIN_GUARD = re.compile(r'^if __name__ == "__main__":', re.M)  # at the top level, not in a docstring
 SCRIPTS = sorted(p.stem for p in SNIPPETS.glob("*.py") if MAIN_GUARD.search(p.read_text(encoding="utf-8")))
 CODES = {0, 1, 2, 130}
-COUNT_FILE = os.environ.get("GENERATED_COUNT", "")
-FAILURES: collections.Counter = collections.Counter()
 EXAMPLES = int(os.environ.get("GENERATED_EXAMPLES", "200"))  # per script, for the cases from the parsers
 
 QUICK = settings(
@@ -63,24 +59,6 @@ class Outcome(NamedTuple):
 # ---- running a script -------------------------------------------------------------------------------------
 
 
-def guarded(main, argv):
-    """The script's run as its `if __name__ == "__main__"` does it: through the door when there is one, else
-    (the scripts before the door) main() with SystemExit as Python reports it."""
-    try:
-        door = importlib.import_module("script_guard")
-    except ImportError:
-        door = None
-    if door is not None:
-        return door.exit_status(main, argv)
-    try:
-        return main() if argv is None else main(argv)
-    except SystemExit as stop:
-        if isinstance(stop.code, str):
-            print(stop.code, file=sys.stderr)
-            return 1
-        return stop.code or 0
-
-
 @contextlib.contextmanager
 def captured(stdout=None):
     out, err = stdout or io.StringIO(), io.StringIO()
@@ -97,17 +75,14 @@ def captured(stdout=None):
 def text_of(stream) -> str:
     if isinstance(stream, io.StringIO):
         return stream.getvalue()
-    with contextlib.suppress(Exception):
-        stream.flush()
-    raw = getattr(stream, "raw_bytes", None) or getattr(getattr(stream, "buffer", None), "getvalue", bytes)()
-    return raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)
+    return stream.raw_bytes.decode("utf-8", "replace")  # test_generated_faults.Pipe: the bytes it took
 
 
 def run_main(script: str, argv: list[str] | None, stdout=None) -> Outcome:
     module = load_snippet(script)
     with captured(stdout) as (out, err):
         try:
-            code = guarded(module.main, argv)
+            code = load_snippet("script_guard").exit_status(module.main, argv)  # as its __main__ guard runs it
         except BaseException:  # noqa: BLE001 - what the reader would see as a traceback
             return Outcome(None, text_of(out), err.getvalue() + traceback.format_exc())
     return Outcome(code, text_of(out), err.getvalue())
@@ -132,19 +107,15 @@ def run_as_program(script: str, argv: list[str]) -> Outcome:
 
 
 def judge(kind: str, script: str, ok: bool, outcome: Outcome | None = None, why: str = "") -> None:
-    """Count (GENERATED_COUNT) or fail a broken promise of class ``kind``."""
+    """Fail a broken promise of class ``kind``."""
     if ok:
-        return
-    if COUNT_FILE:
-        test = os.environ.get("PYTEST_CURRENT_TEST", "").split("::")[-1].split("[")[0].split(" ")[0]
-        FAILURES[f"{kind} | {test} | {script}"] += 1
         return
     shown = (
         ""
         if outcome is None
         else f"exit {outcome.code}\n--- stdout\n{outcome.out[-2000:]}\n--- stderr\n{outcome.err[-3000:]}"
     )
-    pytest.fail(f"{kind}: {why}\n{shown}")
+    pytest.fail(f"{kind} ({script}): {why}\n{shown}")
 
 
 def contract(script: str, outcome: Outcome) -> None:
@@ -241,7 +212,8 @@ def parser_of(script: str) -> argparse.ArgumentParser | None:
     with pytest.MonkeyPatch.context() as mp, captured():
         mp.setattr(argparse.ArgumentParser, "parse_args", catch)
         try:
-            guarded(module.main, []) if "argv" in module.main.__code__.co_varnames else module.main()
+            door = load_snippet("script_guard")
+            door.exit_status(module.main, []) if "argv" in module.main.__code__.co_varnames else module.main()
         except Caught as caught:
             return caught.args[0]
         except BaseException:  # noqa: BLE001 - lenet: no parser; it ran
@@ -289,8 +261,8 @@ def environment(draw) -> dict[str, str | None]:
 def in_place(place: Path, env: dict[str, str | None]):
     with pytest.MonkeyPatch.context() as mp:
         mp.chdir(place)
-        for key in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"):  # no download reaches a network
-            mp.setenv(key, "http://127.0.0.1:9")
+        for key, value in NO_NETWORK.items():
+            mp.setenv(key, value)
         for key, value in env.items():
             if value is None or "\x00" in value:
                 mp.delenv(key, raising=False)

@@ -28,16 +28,6 @@ def device_table(tmp_path, monkeypatch) -> Path:
     return path
 
 
-@pytest.fixture(scope="module", autouse=True)
-def counts():
-    """GENERATED_COUNT=FILE: the generated tests' failures per class, written to FILE."""
-    yield
-    if generated_cases.COUNT_FILE:
-        Path(generated_cases.COUNT_FILE).write_text(
-            json.dumps(dict(sorted(generated_cases.FAILURES.items())), indent=1) + "\n", encoding="utf-8"
-        )
-
-
 @pytest.fixture(scope="module")
 def place(tmp_path_factory, fashion_mnist_root) -> Path:
     """The folder the generated cases run in (their working directory): broken data, a file where a folder should

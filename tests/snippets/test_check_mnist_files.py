@@ -15,17 +15,11 @@ import subprocess
 import pytest
 from torchvision import datasets
 
+from bad_input import NO_NETWORK
 from guide_harness import assert_one_line_error, load_snippet
 from run_requirements import skip_or_fail
 
 check_mnist_files = load_snippet("check_mnist_files")
-
-NO_NETWORK = {
-    "HTTP_PROXY": "http://127.0.0.1:9",
-    "HTTPS_PROXY": "http://127.0.0.1:9",
-    "http_proxy": "http://127.0.0.1:9",
-    "https_proxy": "http://127.0.0.1:9",
-}
 
 
 @pytest.fixture
@@ -65,13 +59,31 @@ def test_repacked_files_fail_the_real_checksums(gz_copy, capsys):
     assert captured.out.count("DAMAGED") == 4
 
 
-def test_intact_files_pass_and_one_damaged_file_is_named(gz_copy, monkeypatch, capsys):
+def test_no_data_folder_says_where_to_download(tmp_path, capsys):
+    code = check_mnist_files.main(["--data-dir", str(tmp_path / "none")])
+    captured = capsys.readouterr()
+    assert_one_line_error(
+        subprocess.CompletedProcess([], code, "", captured.err),
+        "4 of 4 files missing or damaged",
+        "train-images-idx3-ubyte.gz",
+        *datasets.MNIST.mirrors,
+    )
+    assert captured.out.count("MISSING") == 4
+
+
+def test_intact_files_pass_and_a_damaged_file_is_named(gz_copy, monkeypatch, capsys):
     raw = gz_copy / "FashionMNIST" / "raw"
     monkeypatch.setitem(check_mnist_files.DATASETS, "fashion-mnist", local_fashion_mnist(raw))
 
     assert check_mnist_files.main(["--dataset", "fashion-mnist", "--data-dir", str(gz_copy)]) == 0
     out = capsys.readouterr().out
     assert out.count("  OK ") == 4 and "all files intact" in out
+
+    images = raw / "train-images-idx3-ubyte"
+    images.write_bytes(b"")  # an unpacking cut short beside an intact .gz
+    code = check_mnist_files.main(["--dataset", "fashion-mnist", "--data-dir", str(gz_copy)])
+    assert_one_line_error(subprocess.CompletedProcess([], code, "", capsys.readouterr().err), images.name)
+    images.unlink()
 
     labels = raw / "t10k-labels-idx1-ubyte.gz"
     labels.write_bytes(labels.read_bytes()[:-10])  # a truncated download

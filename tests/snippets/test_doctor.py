@@ -1,6 +1,6 @@
 """Tests for snippets/doctor.py: every finding with stand-ins built from real reports (the texts, device lists and
-version strings of the threads cited), the real run on this machine (no false PROBLEM), and the exit codes of
-the command-line contract. Its Windows findings (a stand-in winreg): test_doctor_windows.py; its JSON report
+version strings of the threads cited), and the exit codes of the command-line contract. Its Windows findings (a
+stand-in winreg): test_doctor_windows.py; its real run on this machine (no false PROBLEM) and its JSON report
 without user or host names: test_doctor_report.py."""
 
 from __future__ import annotations
@@ -27,19 +27,7 @@ def only(findings, status):
     return [f for f in findings if f.status == status]
 
 
-# ------------------------------------------------------------------ the real run on this machine
-
-
-def test_this_machine_has_no_false_problem(tmp_path):
-    """CI runs this in .venv (torch 2.4.1) and .venv-current (current torch): neither has a problem."""
-    result = run_snippet("doctor.py", cwd=tmp_path)
-    assert result.returncode == 0, result.stdout + result.stderr
-    lines = result.stdout.splitlines()
-    assert lines[-1] == "OK: the doctor found no problem"
-    assert all(re.match(r"(ok|note|PROBLEM) +\S", line) for line in lines[:-1]), result.stdout
-    assert "PROBLEM" not in result.stdout and result.stderr == ""
-    assert result.stdout.isascii()
-    assert re.search(r"^ok +import torch: works \(", result.stdout, re.M)
+# ------------------------------------------------------------------ the real run, with a broken torch
 
 
 def test_a_broken_torch_is_one_problem_line_not_a_traceback(tmp_path):
@@ -177,20 +165,6 @@ def test_torch_missing_and_an_unknown_error():
     [unknown] = doctor.import_findings({"imported": False, "error": "RuntimeError: something new\nsecond line"})
     assert unknown.section == "troubleshooting/#where-to-report-a-bug"
     assert "something new" in unknown.text and "second line" not in unknown.text
-
-
-def test_probe_reports_an_import_error_in_process(tmp_path, monkeypatch):
-    fake = tmp_path / "torch"
-    fake.mkdir()
-    (fake / "__init__.py").write_text(
-        "raise OSError('[WinError 4551] An Application Control policy has blocked this file')\n", encoding="utf-8"
-    )
-    monkeypatch.syspath_prepend(str(tmp_path))
-    for name in [n for n in sys.modules if n == "torch" or n.startswith("torch.")]:
-        monkeypatch.delitem(sys.modules, name)
-    probe = doctor.probe_torch()
-    assert probe["imported"] is False
-    assert probe["error"] == "OSError: [WinError 4551] An Application Control policy has blocked this file"
 
 
 # ------------------------------------------------------------------ devices

@@ -127,20 +127,8 @@ def test_generated_damaged_data(script, place, tmp_path_factory):
         raw.mkdir(parents=True)
         good = write_damaged(raw, real, name, how)
         argv = ["--dataset", "fashion-mnist", "--data-dir", str(work / "d")]
-        if script == "train_mnist":
-            argv += [
-                "--device",
-                "cpu",
-                "--epochs",
-                "1",
-                "--limit-train",
-                "100",
-                "--limit-test",
-                "50",
-                "--batch-size",
-                "50",
-            ]
-            argv += ["--checkpoint", str(work / "ck" / "x.pt")]
+        if script == "train_mnist":  # the tables' quick run, on the damaged data
+            argv = [arg.format(data=work / "d", ck=work / "ck" / "x.pt") for arg in TRAIN] + ["--epochs", "1"]
             shutil.rmtree(work / "ck", ignore_errors=True)
         with in_place(work, {"TORCH_DEVICE": None}):
             outcome = run_main(script, argv)

@@ -23,23 +23,10 @@ HEX = "0123456789abcdef"
 # ------------------------------------------------------------------ Windows' hardware IDs
 
 
-@pytest.mark.parametrize(
-    "text, ids",
-    [
-        # Win32_VideoController's PNPDeviceID and the Enum\PCI key name: the whole hardware ID
-        ("PCI\\VEN_1002&DEV_73BF&SUBSYS_0E3A1002&REV_C1\\6&1B2F3C4D&0&00000019", ("1002", "73bf", "c1")),
-        # the display class key's MatchingDeviceId, as the driver's INF matched it (lowercase, maybe no REV)
-        ("pci\\ven_10de&dev_25a2", ("10de", "25a2", None)),
-        ("pci\\ven_1002&dev_744c&rev_c8", ("1002", "744c", "c8")),
-        ("PCI\\VEN_8086&DEV_A780&SUBSYS_0B1A1028", ("8086", "a780", None)),
-        # Microsoft Basic Display Adapter's match: a class code, no vendor
-        ("pci\\cc_0300", None),
-        ("", None),
-        (None, None),
-    ],
-)
-def test_hardware_ids(text, ids):
-    assert identity.pci_id(text) == ids
+# Microsoft Basic Display Adapter's match: a class code, no vendor
+@pytest.mark.parametrize("text", ["pci\\cc_0300", "", None])
+def test_no_hardware_id(text):
+    assert identity.pci_id(text) is None
 
 
 @given(
@@ -47,14 +34,17 @@ def test_hardware_ids(text, ids):
     device=st.text(HEX, min_size=4, max_size=4),
     subsys=st.none() | st.text(HEX, min_size=8, max_size=8),
     rev=st.none() | st.text(HEX, min_size=2, max_size=2),
+    instance=st.booleans(),
     upper=st.booleans(),
 )
-def test_every_hardware_id_form_gives_its_ids(vendor, device, subsys, rev, upper):
-    """Windows' form, generated: PCI\\VEN_v&DEV_d[&SUBSYS_s][&REV_r][\\instance], in either case."""
+def test_every_hardware_id_form_gives_its_ids(vendor, device, subsys, rev, instance, upper):
+    """Windows' forms, generated: PCI\\VEN_v&DEV_d[&SUBSYS_s][&REV_r][\\instance], in either case: the whole hardware
+    ID (Win32_VideoController's PNPDeviceID, the Enum\\PCI key name) and the display class key's MatchingDeviceId
+    (as the driver's INF matched it: lowercase, maybe no REV, no instance)."""
     text = f"PCI\\VEN_{vendor}&DEV_{device}"
     text += f"&SUBSYS_{subsys}" if subsys else ""
     text += f"&REV_{rev}" if rev else ""
-    text += "\\4&2A3B4C5D&0&0008"
+    text += "\\4&2A3B4C5D&0&0008" if instance else ""
     assert identity.pci_id(text.upper() if upper else text.lower()) == (vendor, device, rev)
 
 

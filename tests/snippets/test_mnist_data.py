@@ -3,22 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import gzip
 import subprocess
+from pathlib import Path
 
 import pytest
 import torch
 
+from bad_input import IMAGES, NO_NETWORK, RAW, link
+from fetch_fashion_mnist import FILES, SOURCE
 from guide_harness import assert_one_line_error, load_snippet, run_snippet
 
 mnist_data = load_snippet("mnist_data")
-
-# If anything tried the network anyway, it would fail fast on these dead proxies instead of downloading.
-NO_NETWORK = {
-    "HTTP_PROXY": "http://127.0.0.1:9",
-    "HTTPS_PROXY": "http://127.0.0.1:9",
-    "http_proxy": "http://127.0.0.1:9",
-    "https_proxy": "http://127.0.0.1:9",
-}
 
 
 def test_script_reports_real_fashion_mnist(fashion_mnist_root, tmp_path):
@@ -180,11 +176,36 @@ def test_damaged_download_is_one_line(tmp_path, monkeypatch, capsys):
     )
 
 
-def test_files_already_there_are_not_downloaded_again(fashion_mnist_root, monkeypatch):
-    monkeypatch.setattr(
-        mnist_data,
-        "download_and_extract_archive",
-        lambda url, **kwargs: pytest.fail(f"downloaded {url} although it is there"),
-    )
-    images = mnist_data.load_dataset("fashion-mnist", fashion_mnist_root, download=True, limit_train=10)[0]
-    assert images.shape == (10, 1, 28, 28)
+def data_with(fashion_mnist_root, tmp_path, images: bytes | None) -> Path:
+    """<tmp>/FashionMNIST/raw: the real files, linked, but the training images: these bytes, or a folder (None)."""
+    raw = tmp_path.joinpath(*RAW)
+    raw.mkdir(parents=True)
+    for name in set(FILES) - {IMAGES}:
+        link(fashion_mnist_root.joinpath(*RAW, name), raw / name)
+    if images is None:
+        (raw / IMAGES).mkdir()
+    else:
+        (raw / IMAGES).write_bytes(images)  # a file of its own: a link's bytes are the real data's
+    return raw
+
+
+def test_a_folder_for_a_data_file_is_one_line(fashion_mnist_root, tmp_path, capsys):
+    data_with(fashion_mnist_root, tmp_path, None)
+    code = mnist_data.main(["--dataset", "fashion-mnist", "--data-dir", str(tmp_path)])
+    assert_one_line_error(subprocess.CompletedProcess([], code, "", capsys.readouterr().err), "not found")
+
+
+def test_download_repairs_an_empty_file(fashion_mnist_root, tmp_path, monkeypatch, capsys):
+    """--download with no network: torchvision's downloader stands in, unpacking the real .gz it would fetch."""
+    raw = data_with(fashion_mnist_root, tmp_path, b"")
+    fetched = []
+
+    def download(url, download_root, filename, md5=None, **kwargs):
+        fetched.append(filename)
+        with gzip.open(SOURCE / filename) as packed:
+            Path(download_root, filename.removesuffix(".gz")).write_bytes(packed.read())
+
+    monkeypatch.setattr(mnist_data, "download_and_extract_archive", download)
+    assert mnist_data.main(["--dataset", "fashion-mnist", "--data-dir", str(tmp_path), "--download"]) == 0
+    assert capsys.readouterr().err == ""
+    assert fetched == [f"{IMAGES}.gz"] and (raw / IMAGES).stat().st_size == FILES[IMAGES][1]

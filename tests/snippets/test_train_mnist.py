@@ -195,16 +195,6 @@ def good_checkpoint(fashion_mnist_root, tmp_path, monkeypatch, capsys) -> Path:
     return tmp_path / "checkpoints" / "lenet-fashion-mnist.pt"
 
 
-def test_resume_continues_to_more_epochs(capsys, fashion_mnist_root, good_checkpoint):
-    code, out, err = run_main(
-        capsys, *small_run(fashion_mnist_root, "--epochs", "2", "--limit-train", "500", "--resume")
-    )
-    assert code == 0, err
-    assert "resuming after epoch 1" in out and "epoch 1/2" not in out
-    assert "epoch 2/2  loss" in out
-    assert [h["epoch"] for h in final_checkpoint(good_checkpoint)["history"]] == [1, 2]
-
-
 def test_a_finished_checkpoint_needs_no_device_and_no_data(capsys, monkeypatch, fashion_mnist_root, good_checkpoint):
     """train() decides there is nothing to do before prepare() picks a device or loads the data."""
     for name in ("choose_device", "load_dataset"):
@@ -221,12 +211,18 @@ def test_a_finished_checkpoint_needs_no_device_and_no_data(capsys, monkeypatch, 
 def test_broken_checkpoints_are_refused_and_left_alone(capsys, fashion_mnist_root, good_checkpoint):
     args = small_run(fashion_mnist_root, "--epochs", "2", "--limit-train", "500", "--resume")
     data = good_checkpoint.read_bytes()
-    other = good_checkpoint.with_name("other.pt")
+    code, out, err = run_main(capsys, *args[:-1])  # without --resume: never trained over
+    assert_refused(code, err, "already exists: add --resume")
+    assert "epoch 1/2" not in out and good_checkpoint.read_bytes() == data
+    other, shapes = good_checkpoint.with_name("other.pt"), good_checkpoint.with_name("shapes.pt")
     torch.save({"weights": torch.ones(3)}, other)
+    wrong = final_checkpoint(good_checkpoint)
+    torch.save({**wrong, "model": {key: torch.zeros(3) for key in wrong["model"]}}, shapes)
     cases = [
         (data[: len(data) // 2], "damaged or not a checkpoint"),  # truncated
         (b"this is not a checkpoint\n" * 40, "damaged or not a checkpoint"),
         (other.read_bytes(), "not a checkpoint written by train_mnist.py"),
+        (shapes.read_bytes(), "does not fit this model"),
     ]
     for content, message in cases:
         good_checkpoint.write_bytes(content)
@@ -240,6 +236,13 @@ def test_broken_checkpoints_are_refused_and_left_alone(capsys, fashion_mnist_roo
     torch.save({"format": train_mnist.CHECKPOINT_FORMAT, "payload": Path("x")}, good_checkpoint)
     code, _, err = run_main(capsys, *args)
     assert_refused(code, err, "damaged or not a checkpoint")
+
+
+def test_no_data_folder_is_refused_before_anything_is_made(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run_main(capsys, "--dataset", "fashion-mnist", "--data-dir", "none", "--device", "cpu")
+    assert_refused(code, err, "fashion-mnist not found in", "--download")
+    assert not (tmp_path / "none").exists() and not (tmp_path / "checkpoints").exists()
 
 
 def test_a_locked_checkpoint_is_one_line_and_stays_intact(capsys, monkeypatch, fashion_mnist_root, good_checkpoint):
@@ -269,11 +272,6 @@ def test_a_locked_checkpoint_is_one_line_and_stays_intact(capsys, monkeypatch, f
     assert final_checkpoint(good_checkpoint)["epoch"] == 1
     assert not train_mnist.temporary_path(good_checkpoint).exists()  # ...and no half-done file is left
     assert sorted(p.name for p in good_checkpoint.parent.iterdir()) == [good_checkpoint.name]
-
-
-def test_synchronize_is_harmless_on_the_cpu():
-    model = torch.nn.Linear(2, 2)
-    train_mnist.synchronize(torch.device("cpu"), model)
 
 
 class NoReadBack(torch.nn.Module):

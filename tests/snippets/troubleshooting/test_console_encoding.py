@@ -53,11 +53,6 @@ def test_reconfigure_with_backslashreplace_never_fails(tmp_path, encoding):
     assert expected in result.stdout
 
 
-def test_pythonioencoding_utf8_is_a_fix(tmp_path):
-    result = run_snippet(SCRIPT, "--strict", cwd=tmp_path, PYTHONIOENCODING="utf-8")
-    assert result.returncode == 0, result.stderr
-
-
 # A console whose code page is not UTF-8, whatever the machine: the C locale, not coerced to UTF-8, gives
 # ASCII on Linux; Windows ignores these and gives its ANSI code page (cp1252 on the hosted runners).
 NOT_UTF8 = {"PYTHONIOENCODING": "", "LC_ALL": "C", "PYTHONCOERCECLOCALE": "0", "PYTHONUTF8": "0"}

@@ -53,29 +53,6 @@ def test_warn_once_warnings_from_cpp_are_seen_every_time():
     assert find_cpu_fallbacks.find_cpu_fallbacks(meshgrid, meshgrid_pattern) == ["torch.meshgrid"]
 
 
-def test_warn_once_really_hides_repeats_without_warn_always(tmp_path):
-    # The behaviour the snippet works around, shown in a fresh process (warn-once state is per process).
-    script = tmp_path / "once.py"
-    script.write_text(
-        textwrap.dedent("""
-            import warnings, torch
-            for always in (False, True):
-                torch.set_warn_always(always)
-                with warnings.catch_warnings(record=True) as caught:
-                    warnings.simplefilter("always")
-                    for _ in range(3):
-                        torch.meshgrid(torch.arange(2), torch.arange(2))
-                print(len(caught))
-        """),
-        encoding="utf-8",
-    )
-    from guide_harness import run_python
-
-    result = run_python([str(script)], cwd=tmp_path)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["1", "3"]
-
-
 def test_strict_mode_turns_a_fallback_into_an_exception():
     before = torch.is_warn_always_enabled()
     try:

@@ -42,7 +42,6 @@ def test_script_finds_the_forgotten_labels(tmp_path):
     assert "labels is on cpu, not" in result.stdout
     assert "1 tensor(s) to move with .to(device)" in result.stdout
     assert "after labels.to(device): 0 tensor(s) on another device" in result.stdout
-    result.stdout.encode("ascii")
 
 
 @pytest.mark.directml
