@@ -60,12 +60,16 @@ RULES = {
     "LF bytes": lf_problems,
 }
 SOURCES = sorted(p for p in TESTS.rglob("*.py") if p.name != Path(__file__).name)
+# Modules whose POSIX calls no Windows run reaches, each with the reason.
+POSIX_MODULES = {"warm_python.py": "it forks only where warm_python.usable() finds Linux; elsewhere nothing calls it"}
 
 
 @pytest.mark.parametrize("rule", list(RULES))
 def test_the_tests_are_portable_to_windows(rule):
     problems = []
     for path in SOURCES:
+        if rule == "POSIX only" and path.name in POSIX_MODULES:
+            continue
         lines = path.read_text(encoding="utf-8").splitlines()
         problems += [f"{path.relative_to(TESTS).as_posix()}:{n}: {lines[n - 1].strip()}" for n in RULES[rule](lines)]
     assert not problems, f"{rule}:\n" + "\n".join(problems)

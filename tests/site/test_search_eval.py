@@ -6,8 +6,9 @@ browser (tests/js/search_site.js): seconds for all of them, where Chromium took 
 tests/site/test_search_browser.py checks in Chromium that a page's search answers as Node's does.
 
 The set has two parts (search_eval.yml's `split`): the tuning part, whose totals and misses are printed so that
-a change can be understood, and the frozen held-out part, which the floors hold; its totals are printed only on
-demand (``pytest -s tests/site/test_search_eval.py --held-out``), so that its figures do not steer each change.
+a change can be understood and whose floors every run holds, and the frozen held-out part, whose totals are
+printed and floors held only on demand (``pytest -s tests/site/test_search_eval.py --held-out``), so that its
+figures do not steer each change.
 First means the reader's section is the first listed; within three, among the first three (counting only the
 sections a reader sees without opening a fold). No message that has a section may list none at all. Messages
 under `pending:` wait for a section not yet written; they are run and reported, not counted.
@@ -30,11 +31,16 @@ from browser_support import node_search
 
 EVAL = Path(__file__).with_name("search_eval.yml")
 REWRITES = Path(__file__).with_name("search_rewrites.yml")
-# Floors on the held-out part, per cent (first, within three): one message under its totals. Set on 2026-12-04
-# (en 37/41, 39/41; zh 18/20, 19/20, then zh first 16/20 after issue 40's content merge), and set again the same
-# day once 26 messages from outside (14 English, 12 Chinese), never tuned on, joined the part: en 48/55, 52/55;
-# zh 24/32, 27/32 (tests/site/search_history.md).
-FLOORS = {"en": (85, 92), "zh": (71, 81)}
+# Floors, per cent (first, within three), one message under the totals when set. The tuning part's hold every
+# run (set 2026-12-05 at en 41/51, 48/51; zh 19/23, 21/23). The held-out part's hold only the on-demand run
+# (--held-out): a floor on it in every run would make each page edit answer to its figures, which is tuning on
+# it. Set on 2026-12-04 (en 37/41, 39/41; zh 18/20, 19/20, then zh first 16/20 after issue 40's content merge),
+# and again once 26 messages from outside, never tuned on, joined the part: en 48/55, 52/55; zh 24/32, 27/32
+# (tests/site/search_history.md).
+FLOORS = {
+    "tuning": {"en": (78, 92), "zh": (78, 86)},
+    "held-out": {"en": (85, 92), "zh": (71, 81)},
+}
 PARTS = ("tuning", "held-out")
 EDITIONS = ("en", "zh")
 
@@ -178,12 +184,15 @@ def evaluated(request, built_site, sample):
     return results
 
 
+@pytest.mark.parametrize("split", PARTS)
 @pytest.mark.parametrize("name", EDITIONS)
-def test_held_out_messages_find_their_section(evaluated, name):
-    judged, first, top3 = totals(part(evaluated, name, "held-out"))
-    first_floor, top3_floor = FLOORS[name]
+def test_messages_find_their_section(request, evaluated, name, split):
+    if split == "held-out" and not request.config.getoption("--held-out"):
+        pytest.skip("held out: run on demand with --held-out -s (totals only)")
+    judged, first, top3 = totals(part(evaluated, name, split))
+    first_floor, top3_floor = FLOORS[split][name]
     assert first * 100 >= first_floor * judged and top3 * 100 >= top3_floor * judged, (
-        f"{name} held-out: first {first}/{judged} (floor {first_floor} %), within three {top3}/{judged} "
+        f"{name} {split}: first {first}/{judged} (floor {first_floor} %), within three {top3}/{judged} "
         f"(floor {top3_floor} %)"
     )
 
