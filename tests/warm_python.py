@@ -4,12 +4,12 @@ Most of a script test's time is `import torch` (1 to 2 s here); the script's own
 So on Linux, guide_harness.run_python hands a script to this server, which imported torch and torchvision at
 its start and forks a child for each run: the child sets the run's argv, folder, environment, sys.path and
 console encoding as a fresh `python script.py` has them, runs the script as __main__, and exits with the code
-Python would. tests/snippets/test_warm_python.py runs every snippet and a set of failures both ways and
+Python would. tests/repo/test_warm_python.py runs every snippet and a set of failures both ways and
 asserts the same exit code, stdout and stderr.
 
-A run goes to a fresh process instead (the server answers "fresh") when a fork could not be the same:
-- an environment that differs from the server's in a variable outside ENVIRONMENT (one that Python, torch or
-  OpenMP reads when they start);
+A run whose environment differs in a variable outside ENVIRONMENT (one that Python, torch or OpenMP may read
+when they start, such as OMP_NUM_THREADS) goes to a server started with that environment. A run goes to a
+fresh process instead (the server answers "fresh") when a fork could not be the same:
 - a folder on the run's sys.path that holds a module the server has already imported (a stand-in torch.py);
 - anything but a script path as the first argument (-c, -m, interpreter options).
 Windows and macOS always run fresh processes, and so does any run with GUIDE_FRESH_PYTHON=1.
@@ -22,6 +22,7 @@ import builtins
 import importlib.machinery
 import io
 import json
+import locale
 import os
 import select
 import signal
@@ -31,7 +32,8 @@ import threading
 import types
 from pathlib import Path
 
-# What a child may set differently from the server: read by the scripts while they run, never at start-up.
+# What a child may set differently from the server: read by the scripts while they run, never at start-up
+# (HOME would move the user site-packages, which a virtual environment leaves off sys.path).
 ENVIRONMENT = {
     "PYTHONIOENCODING",
     "PYTHONPATH",
@@ -53,7 +55,6 @@ def usable() -> bool:
 
 class Server:
     def __init__(self, env: dict[str, str]) -> None:
-        self.env = env
         self.process = subprocess.Popen(
             [sys.executable, __file__],
             stdin=subprocess.PIPE,
@@ -87,7 +88,8 @@ class Server:
         if last is None:
             os.kill(pid, signal.SIGKILL)
             self.answer(None)
-        stdout, stderr = (p.read_text(encoding="utf-8", errors="replace") for p in (out, err))
+        # Decoded as subprocess.run(text=True) decodes a fresh process's output.
+        stdout, stderr = (p.read_text(encoding=locale.getpreferredencoding(False)) for p in (out, err))
         out.unlink()
         err.unlink()
         command = [sys.executable, *args]
@@ -96,20 +98,26 @@ class Server:
         return subprocess.CompletedProcess(command, int(last.removeprefix("exit ")), stdout, stderr)
 
 
-_server: Server | None = None
+# One server for each environment its Python starts with (what is left of a run's environment without
+# ENVIRONMENT's variables): a test that sets OMP_NUM_THREADS, or a library that sets a variable in the test's
+# process, gets a server started with it, as a fresh Python would be. The oldest goes past MAX_SERVERS.
+_servers: dict[frozenset, Server] = {}
 _lock = threading.Lock()
+MAX_SERVERS = 3
 
 
 def run(args: list[str], cwd: Path, env: dict[str, str], timeout: float):
     """Run ``python *args`` in a fork of the warm server; None when it must be a fresh process."""
-    global _server
     if not usable() or not args or args[0].startswith("-") or not args[0].endswith(".py"):
         return None
+    base = frozenset((k, v) for k, v in env.items() if k not in ENVIRONMENT)
     with _lock:
-        if _server is None or _server.process.poll() is not None:
-            base = {k: v for k, v in env.items() if k not in ENVIRONMENT}
-            _server = Server(base)
-        return _server.run(args, cwd, env, timeout)
+        server = _servers.get(base)
+        if server is None or server.process.poll() is not None:
+            if len(_servers) >= MAX_SERVERS:
+                _servers.pop(next(iter(_servers))).stop()
+            server = _servers[base] = Server(dict(base))
+        return server.run(args, cwd, env, timeout)
 
 
 # ---- the server, a process of its own ----

@@ -72,11 +72,12 @@ def test_each_ending_is_the_same(ending, encoding, tmp_path):
         same(warm, fresh)
 
 
-def test_a_variable_read_at_start_up_goes_to_a_fresh_process(tmp_path):
-    (tmp_path / "script.py").write_text("print('ran')\n", encoding="utf-8")
-    warm, fresh = both(["script.py"], tmp_path, OMP_NUM_THREADS="3")
-    assert warm is None
-    assert fresh.stdout == "ran\n"
+def test_a_variable_read_at_start_up_reaches_torch_as_in_a_fresh_process(tmp_path):
+    (tmp_path / "script.py").write_text("import torch\nprint(torch.get_num_threads())\n", encoding="utf-8")
+    for threads in ("1", "2"):
+        warm, fresh = both(["script.py"], tmp_path, OMP_NUM_THREADS=threads)
+        same(warm, fresh)
+        assert warm.stdout == f"{threads}\n"
 
 
 def test_a_timeout_kills_the_run_as_subprocess_does(tmp_path):
