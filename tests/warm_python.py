@@ -141,18 +141,22 @@ def fresh_needed(request: dict, top_modules: set[str]) -> bool:
 
 
 def search_path(request: dict) -> list[str]:
-    """The script's folder and PYTHONPATH's folders, which `python script.py` puts before its own."""
+    """The script's folder (unless PYTHONSAFEPATH) and PYTHONPATH's, which `python script.py` puts first."""
     script = Path(request["cwd"], request["args"][0]).resolve()
     extra = [p for p in request["env"].get("PYTHONPATH", "").split(os.pathsep) if p]
-    return [str(script.parent), *extra]
+    return [*([] if sys.flags.safe_path else [str(script.parent)]), *extra]
 
 
-def console(fd: int, env: dict[str, str], errors: str) -> io.TextIOWrapper:
-    encoding, _, chosen = env.get("PYTHONIOENCODING", "").partition(":")
+def console(fd: int, env: dict[str, str], default: tuple[str, str], stderr: bool = False) -> io.TextIOWrapper:
+    """A standard stream as Python makes it: PYTHONIOENCODING's encoding and error handler ("strict" with an
+    encoding alone; stderr keeps backslashreplace), else this server's own, which its start-up environment
+    (locale, UTF-8 mode) chose."""
+    encoding, _, errors = env.get("PYTHONIOENCODING", "").partition(":")
+    errors = errors or ("strict" if encoding else "")
     return io.TextIOWrapper(
         io.FileIO(fd, "w", closefd=False),
-        encoding=encoding or "utf-8",
-        errors=chosen or errors,
+        encoding=encoding or default[0],
+        errors="backslashreplace" if stderr else errors or default[1],
         write_through=True,  # PYTHONUNBUFFERED=1, as clean_env sets for every run
     )
 
@@ -173,8 +177,8 @@ def child(request: dict) -> None:
         os.dup2(opened, fd)
         os.close(opened)
     sys.stdin = sys.__stdin__ = io.TextIOWrapper(io.FileIO(0, "r", closefd=False))
-    sys.stdout = sys.__stdout__ = console(1, env, "strict")
-    sys.stderr = sys.__stderr__ = console(2, env, "backslashreplace")
+    sys.stdout = sys.__stdout__ = console(1, env, STDOUT)
+    sys.stderr = sys.__stderr__ = console(2, env, STDERR, stderr=True)
     sys.argv = list(request["args"])
     sys.path[:] = [*search_path(request), *SITE_PATH]
     code = 0
@@ -242,5 +246,6 @@ def serve() -> None:
 
 
 if __name__ == "__main__":
-    SITE_PATH = sys.path[1:]  # sys.path[0] is this file's folder, which a script never sees
+    SITE_PATH = sys.path[0 if sys.flags.safe_path else 1 :]  # without this file's folder, which no script sees
+    STDOUT, STDERR = ((stream.encoding, stream.errors) for stream in (sys.stdout, sys.stderr))
     serve()

@@ -55,15 +55,25 @@ def test_every_snippet_answers_help_the_same(script, tmp_path):
     same(*both([str(SNIPPETS / script), "--help"], tmp_path, PYTHONIOENCODING="ascii", PYTHONPATH=str(SNIPPETS)))
 
 
+# Consoles and start-up settings: PYTHONIOENCODING's, and a C locale's (ASCII, not coerced to UTF-8), which
+# the server's own start-up decides; PYTHONSAFEPATH leaves the script's folder off sys.path.
+STARTS = {
+    "ascii": {"PYTHONIOENCODING": "ascii"},
+    "utf-8": {"PYTHONIOENCODING": "utf-8"},
+    "C locale": {"PYTHONIOENCODING": "", "LC_ALL": "C", "PYTHONCOERCECLOCALE": "0", "PYTHONUTF8": "0"},
+    "safe path": {"PYTHONSAFEPATH": "1"},
+}
+
+
 @pytest.mark.parametrize("ending", sorted(ENDINGS))
-@pytest.mark.parametrize("encoding", ["ascii", "utf-8"])
-def test_each_ending_is_the_same(ending, encoding, tmp_path):
+@pytest.mark.parametrize("start", sorted(STARTS))
+def test_each_ending_is_the_same(ending, start, tmp_path):
     (tmp_path / "lib").mkdir()
     (tmp_path / "lib" / "helper.py").write_text("VALUE = 42\n", encoding="utf-8")
     if ending == "stand-in-torch":
         (tmp_path / "lib" / "torch.py").write_text("__file__ = 'stand-in'\n", encoding="utf-8")
     (tmp_path / "script.py").write_text(ENDINGS[ending] + "\n", encoding="utf-8")
-    env = {"PYTHONIOENCODING": encoding, "PYTHONPATH": str(tmp_path / "lib"), "TORCH_DEVICE": "cpu"}
+    env = {**STARTS[start], "PYTHONPATH": str(tmp_path / "lib"), "TORCH_DEVICE": "cpu"}
     warm, fresh = both(["script.py"], tmp_path, **env)
     if ending == "stand-in-torch":  # a folder that shadows what the server imported: only a fresh run is true
         assert warm is None
