@@ -31,7 +31,6 @@ import shlex
 import subprocess
 import sys
 import tempfile
-import textwrap
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -43,6 +42,7 @@ from guide.blocks import SHELL_KEYS
 from guide.directives import fence_options
 from guide.page import Page
 from guide_harness import DOCS, page_source, pages
+from measure_environments import PIP_WRAPPER, WINDOWS_MARKERS  # the same marker trick, for Windows
 
 PYPROJECT = DOCS.parent / "pyproject.toml"
 # The fences whose install lines are read, and their site-block keys: the shell blocks' own (install-check
@@ -53,15 +53,7 @@ PINS = pins.load_pins()
 
 # The interpreter and platform each tab's commands are meant for.
 TARGETS = {
-    "windows": {
-        "platforms": ["win_amd64"],
-        "markers": {
-            "sys_platform": "win32",
-            "platform_system": "Windows",
-            "platform_machine": "AMD64",
-            "os_name": "nt",
-        },
-    },
+    "windows": {"platforms": ["win_amd64"], "markers": WINDOWS_MARKERS},  # resolve() sets the Python
     "linux": {
         # pip does not widen manylinux_2_28 to the older manylinux tags, so name them.
         "platforms": ["manylinux_2_28_x86_64", "manylinux_2_17_x86_64", "manylinux2014_x86_64"],
@@ -74,16 +66,6 @@ TARGETS = {
     },
 }
 WHEEL_TAGS = {"windows": ("win_amd64", "none-any"), "linux": ("manylinux", "none-any")}
-
-PIP_WRAPPER = textwrap.dedent("""
-    import json, sys
-    import pip._vendor.packaging.markers as markers
-    target = json.loads(sys.argv[1])
-    original = markers.default_environment
-    markers.default_environment = lambda: {**original(), **target}
-    from pip._internal.cli.main import main
-    sys.exit(main(sys.argv[2:]))
-""")
 
 # A line that installs packages: pip install, python -m pip install, py -m pip install, uv pip install.
 INSTALL = re.compile(r"^(?:(?:\S*python[\d.]*(?:\.exe)?|py(?: -[\d.]+)?) -m )?(?:uv )?pip3? install (?P<args>.+)$")
