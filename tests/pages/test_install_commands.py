@@ -370,7 +370,6 @@ def mirror_source(index_url: str) -> str | None:
 
 
 def test_each_mirror_of_pytorchs_index_links_its_source():
-    """A copy of PyTorch's index is used only on a page that links what documents it."""
     used = [(c, mirror_source(c.requirements[c.requirements.index("--index-url") + 1])) for c in VENDOR_COMMANDS]
     used = [(c, source) for c, source in used if source]
     assert used, "no command installs from a copy of PyTorch's index (setup.md#china-mirrors)"
@@ -380,7 +379,6 @@ def test_each_mirror_of_pytorchs_index_links_its_source():
 
 @pytest.mark.parametrize("command", VENDOR_COMMANDS, ids=lambda c: c.test_id)
 def test_vendor_index_command_form_not_resolved(command):
-    """AMD's and PyTorch's own indexes are unreachable here: check the command's form, do not resolve it."""
     assert vendor_command_problems(command) == [], command.text
 
 
@@ -511,7 +509,6 @@ def test_each_pypi_mirror_is_documented_where_it_is_used(page, url):
 
 @pytest.mark.parametrize("entry", [e for e in MIRROR_LINES if e[1] == "download"], ids=lambda e: f"{e[0]}:{e[2][:40]}")
 def test_mirror_check_downloads_exactly_the_pinned_wheels(entry):
-    """The check names torch-directml, torch and torchvision at their pins, without dependencies."""
     page, _, line = entry
     words = shlex.split(DOWNLOAD.match(line)["args"])
     assert "--no-deps" in words, f"{line}: without --no-deps pip downloads every dependency too"
