@@ -11,6 +11,7 @@ from guide import checked
 from guide.placeholders import names
 from guide_harness import DOCS, ROOT, pages
 
+
 def write(tmp_path, name, text):
     (tmp_path / name).write_text(text, encoding="utf-8")
     return tmp_path
