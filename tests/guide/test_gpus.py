@@ -31,11 +31,6 @@ def test_the_table_loads_and_is_big_enough():
 FIRST = '  - name: "AMD Radeon RX 9070 XT"\n'
 DRIFTS = {
     "an unknown key": (FIRST, FIRST + "    colour: red\n", "unknown key 'colour'"),
-    "a missing source": (
-        "        source: https://github.com/AMD-Ecosystem",
-        "        sauce: https://github.com/AMD-Ecosystem",
-        "unknown key 'sauce'",
-    ),
     "a missing date": ("        checked: 2026-12-01\n", "", "missing 'checked'"),
     "a bad status": ("        status: supported\n", "        status: works-great\n", "bad status 'works-great'"),
     "a bad date": ("        checked: 2026-12-01\n", "        checked: December\n", "is not YYYY-MM-DD"),
