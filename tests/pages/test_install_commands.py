@@ -31,7 +31,7 @@ import shlex
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
@@ -91,7 +91,7 @@ class InstallCommand:
     target: str  # "windows" or "linux"
     requirements: tuple[str, ...]
     historical: bool = False
-    page: str = "setup.md"
+    page: str = "page.md"
     index: str | None = None  # -i URL: a mirror of PyPI
     vendor_index: bool = False
 
@@ -127,13 +127,13 @@ def install_commands(markdown: str, where: str = "page.md") -> list[InstallComma
         check = options.get(fence.line, {}).get("install-check")
         historical = check == "historical"
         if check == "vendor-index":
-            commands += _vendor_commands(lines, index + 1, end, target)
+            commands += [replace(c, page=where) for c in _vendor_commands(lines, index + 1, end, target)]
             continue
         for number in range(index + 1, end):
             match = INSTALL.match(lines[number].strip())
             if match:
                 command = _command(number + 1, lines[number].strip(), match["args"], target)
-                commands.append(InstallCommand(**{**command.__dict__, "historical": historical}))
+                commands.append(replace(command, historical=historical, page=where))
     return commands
 
 
@@ -239,15 +239,7 @@ def installed(report: dict) -> dict[str, dict]:
     return {item["metadata"]["name"].lower().replace("_", "-"): item for item in report["install"]}
 
 
-def site_install_commands() -> list[InstallCommand]:
-    commands = []
-    for page in pages():
-        name = page.relative_to(DOCS).as_posix()
-        commands += [InstallCommand(**{**c.__dict__, "page": name}) for c in install_commands(page_source(page), name)]
-    return commands
-
-
-ALL_COMMANDS = site_install_commands()
+ALL_COMMANDS = [c for page in pages() for c in install_commands(page_source(page), page.relative_to(DOCS).as_posix())]
 VENDOR_COMMANDS = [c for c in ALL_COMMANDS if c.vendor_index]
 ALL_COMMANDS = [c for c in ALL_COMMANDS if not c.vendor_index]
 COMMANDS = [c for c in ALL_COMMANDS if not c.historical]
