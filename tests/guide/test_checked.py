@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import textwrap
 
 import pytest
 
@@ -12,57 +11,25 @@ from guide import checked
 from guide.placeholders import names
 from guide_harness import DOCS, ROOT, pages
 
-# Shaped like the GPU table another change adds (docs/hooks/data/gpus.yml): a list of GPUs, each with
-# per-back-end facts that carry their own source: and checked: fields.
-GPU_TABLE = textwrap.dedent("""\
-    gpus:
-      - id: gfx1100
-        cards: [Radeon RX 7900 XTX, Radeon RX 7900 XT]
-        backends:
-          rocm-windows:
-            status: supported
-            source: https://example.org/amd-selector
-            checked: 2026-11-30
-            every: 30
-          directml:
-            status: works
-            source: https://example.org/directml
-            checked: 2026-06-01
-      - id: gfx803
-        cards: [Radeon RX 580]
-        note: no checked date here, so not an entry
-""")
-
 
 def write(tmp_path, name, text):
     (tmp_path / name).write_text(text, encoding="utf-8")
     return tmp_path
 
 
-def test_the_real_data_has_sources_with_dates():
-    entries = checked.read_entries()
-    names = checked.checked_dates(entries)
-    assert names["amd-rocm-windows"] == "2026-11-30"
-    assert names["sources.sources.amd-rocm-windows"] == "2026-11-30"
-    assert all(e.source.startswith("https://") and e.every >= 1 for e in entries)
-
-
-def test_any_file_under_data_is_read_wherever_its_entries_sit(tmp_path):
-    write(tmp_path, "gpus.yml", GPU_TABLE)
-    write(tmp_path, "sources.yml", "sources:\n  a:\n    source: https://example.org/a\n    checked: 2026-01-02\n")
-    entries = {e.name: e for e in checked.read_entries(tmp_path)}
-    assert set(entries) == {
-        "gpus.gpus.gfx1100.backends.rocm-windows",
-        "gpus.gpus.gfx1100.backends.directml",
-        "sources.sources.a",
-    }
-    directml = entries["gpus.gpus.gfx1100.backends.directml"]
-    assert directml.checked == dt.date(2026, 6, 1) and directml.every == checked.DEFAULT_EVERY
-    assert directml.due == dt.date(2026, 7, 1)
-    assert entries["gpus.gpus.gfx1100.backends.rocm-windows"].source == "https://example.org/amd-selector"
-    # Short names only for sources.yml's own mapping.
+def test_the_real_data_is_read_wherever_its_entries_sit():
+    """Every file under docs/hooks/data, its entries nested in mappings and lists (gpus.yml's support facts);
+    short names only for sources.yml's own mapping."""
+    entries = {e.name: e for e in checked.read_entries()}
     dates = checked.checked_dates(list(entries.values()))
-    assert dates["a"] == "2026-01-02" and "gfx1100" not in dates
+    assert dates["amd-rocm-windows"] == "2026-11-30"
+    assert dates["sources.sources.amd-rocm-windows"] == "2026-11-30"
+    assert all(e.source.startswith("https://") and e.every >= 1 for e in entries.values())
+    nested = entries["gpus.gpus.AMD Radeon RX 9070 XT.support.0"]  # a list item: named by its row and place
+    assert nested.every == checked.DEFAULT_EVERY and nested.due == nested.checked + dt.timedelta(days=30)
+    assert "gpus.gpus.AMD Radeon RX 9070 XT" not in entries  # the row has no checked: of its own
+    short = {name for name in dates if "." not in name}
+    assert short == {name.removeprefix("sources.sources.") for name in dates if name.startswith("sources.sources.")}
 
 
 def test_toml_and_json_files_are_read_too(tmp_path):

@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import shlex
 import subprocess
-import sys
 import types
 
 import pytest
@@ -15,7 +14,7 @@ from pytest_codeblocks.main import extract_from_file
 from guide.blocks import site_blocks
 from guide.codeblocks import marked_source, marks, write_pages
 from guide.pages import language_of, pages
-from guide_harness import ROOT
+from guide_harness import ROOT, run_python
 
 
 def test_marks_are_pytest_codeblocks_comments():
@@ -64,25 +63,8 @@ PATHS = ("tests", ".github/scripts", "snippets", "docs/hooks")  # pyproject.toml
 def run_pages(tmp_path, code: str) -> subprocess.CompletedProcess:
     page = tmp_path / "page.md"
     page.write_text(f"# A page\n\n```python\n{code}```\n", encoding="utf-8")
-    return subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-            "-p",
-            "codeblocks_run",
-            "--codeblocks",
-            str(page),
-        ],
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": os.pathsep.join(str(ROOT / p) for p in PATHS)},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    args = ["-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "codeblocks_run", "--codeblocks", str(page)]
+    return run_python(args, cwd=ROOT, timeout=120, PYTHONPATH=os.pathsep.join(str(ROOT / p) for p in PATHS))
 
 
 def test_a_broken_block_fails_and_a_good_one_passes(tmp_path):

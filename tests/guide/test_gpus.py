@@ -25,21 +25,12 @@ def test_the_table_loads_and_is_big_enough():
     assert len(table) >= 60
     vendors = {g.vendor for g in table}
     assert {"amd", "intel", "nvidia", "qualcomm"} <= vendors
-    for gpu in table:  # every support fact carries its source and date (the loader guarantees it)
-        assert all(
-            s.source.startswith("https://") and re.fullmatch(r"\d{4}-\d{2}-\d{2}", s.checked) for s in gpu.support
-        )
 
 
 # Each drift breaks the first entry of the real file in one way; the loader must name file:entry.
 FIRST = '  - name: "AMD Radeon RX 9070 XT"\n'
 DRIFTS = {
     "an unknown key": (FIRST, FIRST + "    colour: red\n", "unknown key 'colour'"),
-    "a missing source": (
-        "        source: https://github.com/AMD-Ecosystem",
-        "        sauce: https://github.com/AMD-Ecosystem",
-        "unknown key 'sauce'",
-    ),
     "a missing date": ("        checked: 2026-12-01\n", "", "missing 'checked'"),
     "a bad status": ("        status: supported\n", "        status: works-great\n", "bad status 'works-great'"),
     "a bad date": ("        checked: 2026-12-01\n", "        checked: December\n", "is not YYYY-MM-DD"),
@@ -88,7 +79,7 @@ def test_each_row_of_the_new_gpus_has_its_facts():
 
 def test_each_intel_gpu_gets_its_generations_driver():
     """Intel's Arc package does not cover 7th-10th gen graphics (UHD 620): each Intel row names its package, and
-    every driver entry of vendor_index.yml has its page, its source and the date it was read there."""
+    every driver entry of vendor_index.yml has its page (its source and date: tests/guide/test_checked.py)."""
     drivers = recipes.vendor_index()["drivers"]
     rows = {g.name: g for g in gpus.load()}
     assert rows["Intel(R) UHD Graphics 620"].driver == "intel-7th-10th"
@@ -96,9 +87,7 @@ def test_each_intel_gpu_gets_its_generations_driver():
     assert rows["Intel(R) Iris(R) Xe Graphics"].driver == "intel-11th-14th"
     assert "776137" in drivers["intel-7th-10th"]["url"] and "785597" in drivers["intel-arc"]["url"]
     assert {g.driver for g in gpus.load() if g.vendor == "intel"} <= set(drivers)
-    for name, driver in drivers.items():
-        assert driver["url"].startswith("https://") and driver["source"].startswith("https://"), name
-        assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", str(driver["checked"])), name
+    assert all(driver["url"].startswith("https://") for driver in drivers.values())
     with pytest.raises(gpus.GpuDataError, match="names its driver package"):
         gpus.parse(TEXT.replace("    driver: intel-7th-10th\n", "", 1), "gpus.yml")
 
@@ -172,9 +161,7 @@ def test_the_paths_show_each_command_the_chooser_builds(language):
     assert ("-i https://mirrors.tuna.tsinghua.edu.cn/pypi/web/simple" in text) == (language == "zh")
 
 
-def test_unknown_placeholder_fails():
-    with pytest.raises(gpu_pages.GpuPageError, match="unknown placeholder"):
-        gpu_pages.render("{{ gpus.nonsense }}", "en")
+def test_a_card_of_no_gpu_fails():
     with pytest.raises(gpu_pages.GpuPageError, match="no GPU of the table has that gfx target"):
         gpu_pages.render("{{ gpus.card gfx9999 }}", "en")
 

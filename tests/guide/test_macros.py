@@ -55,13 +55,9 @@ def test_the_build_hook_fails_on_an_unknown_placeholder_with_page_and_line():
     config = load_mkdocs_yml((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
     assert "docs/hooks/site_hooks.py" in config["hooks"]
     page = types.SimpleNamespace(file=types.SimpleNamespace(src_uri="index.md", src_path="index.md", url="index.html"))
-    for text, message in [
-        ("# Home\n\nInstall torch {{ pin.torhc }}.", "index.md:3: unknown pin 'torhc'"),
-        ("# Home\n\n{{ checked.amd-rocm-windws }}", "index.md:3: unknown checked date 'amd-rocm-windws'"),
-        ("# Home\n\n{{ pins.torch }}", "index.md:3: unknown placeholder '{{ pins.torch }}'"),
-    ]:
-        with pytest.raises(PluginError, match=re.escape(message)):
-            site_hooks.on_page_markdown(text, page, {}, None)
+    # Each message is macros.expand's (the test above); here, that the build stops on it, with page and line.
+    with pytest.raises(PluginError, match=re.escape("index.md:3: unknown checked date 'amd-rocm-windws'")):
+        site_hooks.on_page_markdown("# Home\n\n{{ checked.amd-rocm-windws }}", page, {}, None)
 
 
 def test_one_module_holds_the_placeholder_grammar():

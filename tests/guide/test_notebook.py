@@ -15,7 +15,7 @@ import pytest
 from nbclient import NotebookClient
 
 from guide import notebook as builder
-from guide_harness import ROOT, SNIPPETS, mkdocs_config
+from guide_harness import ROOT, SNIPPETS, mkdocs_config, run_python
 
 
 def committed():
@@ -68,11 +68,8 @@ def test_a_changed_snippet_makes_the_notebook_stale(tmp_path):
     assert builder.render(builder.build(root=tmp_path)) != builder.NOTEBOOK.read_text(encoding="utf-8")
 
 
-def test_project_imports_are_dropped_and_nothing_else():
-    assert builder.project_import("from mnist_data import batches")
-    assert builder.project_import("import lenet")
-    assert not builder.project_import("from torch import nn")
-    assert not builder.project_import("import torch")
+def test_project_imports_are_dropped():
+    # and nothing else: a dropped torch import leaves an undefined name, which test_one_imports_cell_... fails on
     sources = "\n".join(c.source for c in committed().cells if c.cell_type == "code")
     assert not re.search(r"^from (choose_device|mnist_data|lenet|train_mnist)\b", sources, re.M)
 
@@ -118,23 +115,14 @@ def test_notebook_runs_top_to_bottom(fashion_mnist_root, tmp_path):
 
 def test_one_imports_cell_and_no_unused_import():
     """The notebook imports once, at the top, and only what its cells use (pyflakes' checks, via ruff)."""
-    import subprocess
-    import sys
-
-    import pytest
-
     pytest.importorskip("ruff")
     cells = [c for c in committed().cells if c.cell_type == "code"]
     importing = [
         i for i, c in enumerate(cells) if any(line.startswith(("import ", "from ")) for line in c.source.splitlines())
     ]
     assert importing == [0], f"code cells with imports: {importing}"
-    result = subprocess.run(
-        [sys.executable, "-m", "ruff", "check", "--isolated", "--no-cache", "--select", "F", str(builder.NOTEBOOK)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    args = ["-m", "ruff", "check", "--isolated", "--no-cache", "--select", "F", str(builder.NOTEBOOK)]
+    result = run_python(args, cwd=ROOT, timeout=120)
     assert result.returncode == 0, result.stdout
 
 

@@ -16,8 +16,8 @@ import pytest
 from packaging.requirements import Requirement
 from packaging.version import Version
 
-from guide import gpus, recipes
-from guide.pages import page_source, pages
+import resolve_vendor_commands
+from guide import recipes
 
 DATA = recipes.vendor_index()
 PUBLISHED = {entry["index"]: entry for entry in DATA["published"].values() if "index" in entry}
@@ -49,46 +49,26 @@ def pin_problems(command: str) -> list[str]:
     return found
 
 
-def chooser_commands() -> list[str]:
-    keys = {
-        recipes.install_key(g, b)
-        for g in gpus.load()
-        if not g.ambiguous
-        for b in {*g.path.values(), *g.fallback.values()}
-    }
-    return sorted(recipes.install_command(k) for k in keys if VENDOR_URL.search(recipes.install_command(k)))
+# Every vendor-index command of the chooser and of the pages, once each: the Freshness workflow's own list.
+COMMANDS = resolve_vendor_commands.commands()
 
 
-def page_commands() -> list[tuple[str, str]]:
-    found = []
-    for page in pages():
-        for line in page_source(page).splitlines():
-            line = line.strip()
-            if VENDOR_URL.search(line) and re.match(r"^(python -m pip|pip3?) install ", line):
-                found.append((page.name, line))
-    return found
-
-
-@pytest.mark.parametrize("command", chooser_commands())
-def test_each_chooser_command_pins_what_the_vendor_publishes(command):
-    assert pin_problems(command) == []
-
-
-@pytest.mark.parametrize("where, command", page_commands(), ids=lambda v: v if v.endswith(".md") else None)
-def test_each_page_command_pins_what_the_vendor_publishes(where, command):
-    assert pin_problems(command) == [], where
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: c.where)
+def test_each_command_pins_what_the_vendor_publishes(command):
+    assert pin_problems(command.text) == []
 
 
 def test_there_are_commands_of_each_vendor_index():
-    urls = {VENDOR_URL.search(c).group(1) for c in chooser_commands()}
-    assert urls == {
+    chooser = [c.text for c in COMMANDS if c.where == "the chooser"]
+    assert {VENDOR_URL.search(c).group(1) for c in chooser} == {
         "https://stable.repo.amd.com/rocm/whl-next/",
         "https://repo.amd.com/rocm/whl-multi-arch/",  # AMD's stable 7.14.1 line, for gfx1030
         "https://download.pytorch.org/whl/xpu",
         "https://download.pytorch.org/whl/cu130",
         "https://download.pytorch.org/whl/cu126",
     }
-    assert len(chooser_commands()) >= 10  # one per AMD gfx target with a GPU, three PyTorch indexes
+    assert len(chooser) >= 10  # one per AMD gfx target with a GPU, three PyTorch indexes
+    assert any(c.where != "the chooser" for c in COMMANDS), "no page command of its own"
 
 
 @pytest.mark.parametrize(

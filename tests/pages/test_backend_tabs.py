@@ -19,9 +19,8 @@ from dataclasses import dataclass
 import pytest
 
 from guide.page import Page
-from guide_harness import ROOT
+from guide_harness import DOCS
 
-DOCS = ROOT / "docs"
 BACKENDS = ("DirectML", "ROCm", "XPU", "CUDA", "CPU")
 PAGES = ("setup", "pycharm", "verification", "mnist-training")
 EDITIONS = ("", ".zh")

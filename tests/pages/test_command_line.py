@@ -14,6 +14,7 @@ import io
 
 import pytest
 
+from generated_cases import SCRIPTS, parser_of
 from guide_harness import (
     DOCS,
     ROOT,
@@ -161,14 +162,8 @@ def exit_code(module, *argv: str) -> int:
             return stop.code
 
 
-ARGPARSE_SCRIPTS = [
-    "mnist_data",
-    "train_mnist",
-    "train_mnist_notebook",
-    "benchmark_devices",
-    "benchmark_data_loading",
-    "choose_device",
-    "verify_directml",
+# The reader's scripts with a command line (generated_cases finds each one's parser), and the troubleshooting page's.
+ARGPARSE_SCRIPTS = [s for s in SCRIPTS if parser_of(s)] + [
     "troubleshooting/pick_adapter",
     "troubleshooting/find_cpu_fallbacks",
 ]

@@ -9,18 +9,18 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path, PurePosixPath
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urljoin
 
 import pytest
 
 from guide_harness import (
     DOCS,
-    ROOT,
     language_of,
     mkdocs_config,
     pages,
     translation_of,
 )
+from site_server import base_path
 
 # ------------------------------------------------------------------------------------------- the build
 
@@ -39,13 +39,6 @@ def _built(page: Path) -> str:
         stem = stem.removesuffix(f".{language}")
     stem = "" if stem == "index" else f"{stem}/"
     return (f"{language}/" if language != "en" else "") + stem + "index.html"
-
-
-def _site_base_path() -> str:
-    from mkdocs.config import load_config
-
-    site_url = load_config(str(ROOT / "mkdocs.yml")).site_url or ""
-    return urlsplit(site_url).path.rstrip("/") + "/"
 
 
 NOTEBOOK_PAGES = [DOCS / "train-mnist-notebook.ipynb", DOCS / "train-mnist-notebook.zh.ipynb"]
@@ -75,7 +68,7 @@ def test_language_switch_stays_on_the_same_page(site, page):
     english = page if language_of(page) == "en" else page.with_name(page.name.replace(".zh.", "."))
     for language, href in switches.items():
         if href.startswith("/"):
-            base = _site_base_path()
+            base = base_path()
             assert href.startswith(base), (href, base)
             target = href.removeprefix(base)
         else:

@@ -25,14 +25,10 @@ def _section(text: str, anchor: str) -> str:
     return text[start.end() : start.end() + end.start() if end else None]
 
 
-def _first_text_block(section: str) -> str:
-    return Page.parse(section).blocks("text")[0].body
-
-
 def current_rocm_message(section: str) -> list[str]:
     """What is wrong with the quoted HIP message: current torch's ROCm builds link ROCm's HIP docs
     (c10/cuda/CUDAMiscFunctions.cpp, USE_ROCM); NVIDIA's page is what older builds printed."""
-    quoted = _first_text_block(section)
+    quoted = Page.parse(section).blocks("text")[0].body  # the first text block
     problems = []
     if "https://rocm.docs.amd.com/projects/HIP/en/latest/index.html" not in quoted:
         problems.append("the quoted message does not link ROCm's HIP docs")
