@@ -12,6 +12,7 @@ from pathlib import Path, PurePosixPath, PureWindowsPath
 
 import pytest
 
+from gpu_stand_in import windows_adapter
 from guide_harness import SNIPPETS, load_snippet, run_snippet
 
 VALIDATOR = Path(__file__).resolve().parents[2] / "docs" / "hooks" / "data" / "runs" / "validate.py"
@@ -284,19 +285,9 @@ def test_the_schema_takes_the_pci_fields(cpu_run, fields, problem):
         assert others and all(p.startswith(problem) for p in others), others
 
 
-RX_7900_XTX = {"name": "AMD Radeon RX 7900 XTX", "driver": None, "memory": None, "pci": "PCI\\VEN_1002&DEV_744C&REV_C8"}
-RADEON_780M = {
-    "name": "AMD Radeon 780M Graphics",
-    "driver": None,
-    "memory": None,
-    "pci": "pci\\ven_1002&dev_15bf&rev_c1",
-}
-RTX_3050 = {
-    "name": "NVIDIA GeForce RTX 3050 Laptop GPU",
-    "driver": None,
-    "memory": None,
-    "pci": "pci\\ven_10de&dev_25a2",
-}
+RX_7900_XTX = windows_adapter("AMD Radeon RX 7900 XTX", "PCI\\VEN_1002&DEV_744C&REV_C8")
+RADEON_780M = windows_adapter("AMD Radeon 780M Graphics", "pci\\ven_1002&dev_15bf&rev_c1")
+RTX_3050 = windows_adapter("NVIDIA GeForce RTX 3050 Laptop GPU", "pci\\ven_10de&dev_25a2")
 
 
 @pytest.mark.parametrize(
