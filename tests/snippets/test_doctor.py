@@ -241,17 +241,6 @@ def test_xpu_integrated_gpu_first_gets_oneapi_advice(monkeypatch):
     assert order.line().isascii()
 
 
-def test_choose_device_takes_xpu_0_as_the_doctor_says(monkeypatch):
-    choose_device = load_snippet("choose_device")
-    names = ["Intel(R) UHD Graphics 770", "Intel(R) Arc(TM) A770 Graphics"]
-    monkeypatch.setattr(choose_device, "_directml_if_installed", lambda: None)
-    monkeypatch.setattr(choose_device, "_xpu_count", lambda: len(names))
-    monkeypatch.setattr(choose_device.torch.xpu, "get_device_name", lambda i=0: names[i])
-    monkeypatch.delenv("TORCH_DEVICE", raising=False)
-    device, _ = choose_device.choose_device()
-    assert str(device) == "xpu:0"
-
-
 def test_cuda_order_note_names_no_hip_error(monkeypatch):
     gpus = [("Some Integrated Radeon(TM) Graphics", 2**30, True), ("NVIDIA GeForce RTX 4060", 8 * 2**30, False)]
     probe = probe_of(fake_torch(gpus), monkeypatch)

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 import torch
 
-from bad_input import IMAGES, NO_NETWORK, RAW, link
+from bad_input import IMAGES, RAW, link
 from fetch_fashion_mnist import FILES, SOURCE
+from generated_cases import NO_NETWORK
 from guide_harness import assert_one_line_error, load_snippet, run_snippet
 
 mnist_data = load_snippet("mnist_data")

@@ -35,38 +35,6 @@ def final_checkpoint(path: Path) -> dict:
     return torch.load(path, map_location="cpu", weights_only=True)
 
 
-def test_it_learns_on_fashion_mnist(fashion_mnist_root, tmp_path):
-    result = run_snippet(
-        "train_mnist.py",
-        "--dataset",
-        "fashion-mnist",
-        "--data-dir",
-        str(fashion_mnist_root),
-        "--epochs",
-        "2",
-        "--limit-train",
-        "8000",
-        "--limit-test",
-        "2000",
-        "--device",
-        "cpu",
-        cwd=tmp_path,
-    )
-    assert result.returncode == 0, result.stderr
-    out = result.stdout
-    assert "device: cpu" in out
-    assert "epoch 1/2  25% (32/125 batches)" in out  # progress inside the epoch
-    checkpoint = final_checkpoint(tmp_path / "checkpoints" / "lenet-fashion-mnist.pt")
-    accuracies = [entry["accuracy"] for entry in checkpoint["history"]]
-    assert [entry["epoch"] for entry in checkpoint["history"]] == [1, 2]
-    # Chance is 0.10 on ten balanced classes; two short epochs of LeNet get far above it.
-    assert accuracies[-1] >= 0.70, out
-    assert f"final test accuracy: {accuracies[-1]:.4f} after 2 epochs" in out
-    for entry in checkpoint["history"]:
-        assert f"epoch {entry['epoch']}/2  loss {entry['loss']:.4f}  test accuracy {entry['accuracy']:.4f}" in out
-        assert entry["seconds"] > 0
-
-
 def start(args, cwd: Path, wrapper: Path | None = None) -> subprocess.Popen:
     script = wrapper or SNIPPETS / "train_mnist.py"
     return subprocess.Popen(
@@ -153,10 +121,19 @@ def test_killed_at_any_moment_a_resumed_run_loses_nothing(fashion_mnist_root, tm
     assert not temporary.exists()
     assert sorted(p.name for p in checkpoint.parent.iterdir()) == [checkpoint.name]  # no .tmp, no .lock
 
-    # An uninterrupted run with the same arguments: the killed-and-resumed one must match it exactly.
+    # An uninterrupted run with the same arguments: it learns, and the killed-and-resumed one must match it exactly.
     reference = run_snippet("train_mnist.py", *args, cwd=reference_dir)
     assert reference.returncode == 0, reference.stderr
+    out = reference.stdout
+    assert "device: cpu" in out and "epoch 1/4  25% (5/20 batches)" in out  # progress inside the epoch
     expected = final_checkpoint(reference_dir / "checkpoints" / "lenet-fashion-mnist.pt")
+    accuracies = [entry["accuracy"] for entry in expected["history"]]
+    # Chance is 0.10 on ten balanced classes; four epochs of LeNet on 2,000 images get far above it (0.687).
+    assert accuracies[-1] >= 0.60, out
+    assert f"final test accuracy: {accuracies[-1]:.4f} after 4 epochs" in out
+    for entry in expected["history"]:
+        assert f"epoch {entry['epoch']}/4  loss {entry['loss']:.4f}  test accuracy {entry['accuracy']:.4f}" in out
+        assert entry["seconds"] > 0
     got = final_checkpoint(checkpoint)
     assert got["epoch"] == 4
     assert [h["epoch"] for h in got["history"]] == [1, 2, 3, 4]
