@@ -129,19 +129,24 @@ def default_ctrl_c() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def with_ctrl_c(script: str, args: list[str], cwd: Path, wait_for: str) -> Outcome:
-    """Start the script as a reader does, press Ctrl-C (SIGINT) once ``wait_for`` is printed."""
-    process = subprocess.Popen(
-        [sys.executable, str(SNIPPETS / f"{script}.py"), *args],
+def start(argv: list[str], cwd: Path, **env: str) -> subprocess.Popen:
+    """``python ARGV`` as a reader starts it from a console, its output piped here."""
+    return subprocess.Popen(
+        [sys.executable, *argv],
         cwd=cwd,
-        env=clean_env(PYTHONIOENCODING="ascii"),
+        env=clean_env(**env),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         # Ctrl-C's default for the script: a run started in the background (.ci/run's second run, `cmd &`)
         # ignores SIGINT, and a Python started so never raises KeyboardInterrupt.
-        preexec_fn=default_ctrl_c if hasattr(os, "fork") else None,  # Windows: the row skips (no console group)
+        preexec_fn=default_ctrl_c if hasattr(os, "fork") else None,  # Windows: SIGINT tests skip (no console group)
     )
+
+
+def with_ctrl_c(script: str, args: list[str], cwd: Path, wait_for: str) -> Outcome:
+    """Start the script as a reader does, press Ctrl-C (SIGINT) once ``wait_for`` is printed."""
+    process = start([str(SNIPPETS / f"{script}.py"), *args], cwd, PYTHONIOENCODING="ascii")
     seen = []
     try:
         for line in process.stdout:

@@ -5,8 +5,6 @@ without user or host names: test_doctor_report.py."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import pathlib
 import re
 import sys
@@ -14,6 +12,7 @@ import types
 
 import pytest
 
+from generated_cases import run_main
 from gpu_stand_in import only, statuses
 from guide_harness import load_snippet, run_snippet
 
@@ -87,7 +86,7 @@ def test_the_probe_runs_while_the_packages_are_read(monkeypatch):
     )
     real_installed = doctor.installed
     monkeypatch.setattr(doctor, "installed", lambda name: order.append("packages read") or real_installed(name))
-    assert exit_code()[0] in (0, 1)
+    assert run_main("doctor", []).code in (0, 1)
     assert order[0] == "probe started" and order[-1] == "child waited for" and "packages read" in order[1:-1], order
 
 
@@ -413,22 +412,14 @@ def test_non_ascii_and_long_paths_are_notes_in_ascii():
 # ------------------------------------------------------------------ exit codes
 
 
-def exit_code(*argv):
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
-        try:
-            return doctor.main(list(argv)), err.getvalue()
-        except SystemExit as stop:
-            return stop.code, err.getvalue()
-
-
 def test_exit_codes(monkeypatch, tmp_path):
     monkeypatch.setattr(doctor, "start_probe", lambda: None)  # examine() below never asks for its result
     monkeypatch.setattr(doctor, "examine", lambda probe, env: [doctor.ok("python", "3.12")])
-    assert exit_code() == (0, "")
-    assert exit_code("--json", str(tmp_path / "missing" / "r.json"))[0] == 1
-    assert exit_code("--no-such-option")[0] == 2
+    assert run_main("doctor", [])[::2] == (0, "")  # the exit status, and nothing on stderr
+    assert run_main("doctor", ["--json", str(tmp_path / "missing" / "r.json")]).code == 1
+    assert run_main("doctor", ["--no-such-option"]).code == 2
     monkeypatch.setattr(doctor, "examine", lambda probe, env: [doctor.problem("pip", "missing", "ensurepip")])
-    code, err = exit_code()
+    code, _, err = run_main("doctor", [])
     assert code == 1 and err.startswith("error: 1 problem(s) found")
 
 
