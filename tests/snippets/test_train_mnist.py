@@ -273,31 +273,3 @@ def test_trains_on_directml(fashion_mnist_root, tmp_path):
     assert "device: privateuseone" in result.stdout
     history = final_checkpoint(tmp_path / "checkpoints" / "lenet-fashion-mnist.pt")["history"]
     assert history[-1]["accuracy"] >= 0.6
-
-
-def test_every_timed_epoch_goes_through_timed_epoch(monkeypatch, tmp_path, capsys):
-    """One timed epoch loop (review 2026-12-code-2 section 4 found it written five times): the training script,
-    the report and both benchmarks time each epoch with train_mnist.timed_epoch, whose clock waits for the device."""
-    import argparse
-
-    calls = []
-    real = train_mnist.timed_epoch
-
-    def spy(*args, **kwargs):
-        calls.append(len(args[2]))  # the images it timed
-        return real(*args, **kwargs)
-
-    data = (torch.randn(96, 1, 28, 28), torch.arange(96) % 10, torch.randn(20, 1, 28, 28), torch.arange(20) % 10)
-    report, devices, loading = (
-        load_snippet(name) for name in ("report", "benchmark_devices", "benchmark_data_loading")
-    )
-    for module in (train_mnist, report, devices, loading):
-        monkeypatch.setattr(module, "timed_epoch", spy)
-    monkeypatch.setattr(train_mnist, "load_dataset", lambda *args: data)
-    assert train_mnist.main(["--epochs", "2", "--device", "cpu", "--checkpoint", str(tmp_path / "x.pt")]) == 0
-    report.timed_run(torch.device("cpu"), data, argparse.Namespace(epochs=2, dataset="mnist"))
-    devices.timed_run(torch.device("cpu"), data, 2, 32, 1e-3, 0, warmup_steps=1)
-    assert calls == [96] * 6
-    # benchmark_data_loading times the DataLoader recipe its own way, and its preloaded epoch with timed_epoch
-    assert "timed_epoch(" in (SNIPPETS / "benchmark_data_loading.py").read_text(encoding="utf-8")
-    capsys.readouterr()
