@@ -28,16 +28,7 @@ QUICK = ("--device", "cpu", "--epochs", "2", "--steps", "10", "--limit-train", "
 @pytest.fixture(scope="module")
 def cpu_run(fashion_mnist_root, tmp_path_factory):
     folder = tmp_path_factory.mktemp("reader")
-    # A "host name" that the report would otherwise hold: the doctor's path of this environment's .venv.
-    result = run_snippet(
-        "report.py",
-        "--data-dir",
-        str(fashion_mnist_root),
-        *QUICK,
-        cwd=folder,
-        COMPUTERNAME="venv",
-        USERNAME="nobody-here",
-    )
+    result = run_snippet("report.py", "--data-dir", str(fashion_mnist_root), *QUICK, cwd=folder)
     return result, folder / "run-report.json"
 
 
@@ -55,13 +46,6 @@ def test_a_cpu_run_writes_the_report(cpu_run):
     assert timed["seconds_per_epoch"] == timed["epochs"][-1]["seconds"] > 0
     assert 0.5 < timed["accuracy"] <= 1  # LeNet on 2,000 images of Fashion-MNIST, two epochs
     assert f"accuracy {timed['accuracy']:.4f}" in lines[-2]
-
-
-def test_user_and_host_names_are_removed(cpu_run):
-    _, path = cpu_run
-    text = path.read_text(encoding="utf-8")
-    assert ".***" in text  # the .venv of the doctor's findings, "venv" being the host name here
-    assert "venv" not in text.lower()
 
 
 def test_a_failed_training_check_is_in_the_report(monkeypatch):
