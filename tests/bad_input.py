@@ -16,21 +16,18 @@ import shutil
 import signal
 import subprocess
 import sys
-import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
 
 import pytest
 import torch
 
+from generated_cases import Outcome, run_main
 from guide_harness import SNIPPETS, clean_env, load_snippet, run_snippet
 
 RAW = ("FashionMNIST", "raw")
 IMAGES = "train-images-idx3-ubyte"
-# Dead proxies: a script that tried the network anyway would fail at once instead of downloading.
-NO_NETWORK = dict.fromkeys(("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"), "http://127.0.0.1:9")
 # A quick training run on the CPU: 500 images, one batch of 100 at a time.
 TRAIN = (
     "--dataset fashion-mnist --data-dir {data} --limit-train 500 --limit-test 200 --batch-size 100 "
@@ -38,12 +35,6 @@ TRAIN = (
 ).split()
 REPORT = "--dataset fashion-mnist --data-dir {data} --device cpu --epochs 1 --steps 10 --limit-train 500".split()
 BENCH = "--dataset fashion-mnist --data-dir {data} --device cpu --limit-train 500".split()
-
-
-class Outcome(NamedTuple):
-    code: int | None  # None: an exception left main(), a traceback for the reader
-    out: str
-    err: str
 
 
 @dataclass
@@ -129,18 +120,6 @@ def nothing_written(name: str):
 # ---- running a row ---------------------------------------------------------------------------------------
 
 
-def in_process(script: str, args: list[str], capsys) -> Outcome:
-    """The script's main() through its door, script_guard.exit_status(), as `python script.py ARGS` runs it."""
-    module = load_snippet(script)
-    try:
-        code = load_snippet("script_guard").exit_status(module.main, args)
-    except BaseException:  # what the reader would see as a traceback
-        captured = capsys.readouterr()
-        return Outcome(None, captured.out, captured.err + traceback.format_exc())
-    captured = capsys.readouterr()
-    return Outcome(code, captured.out, captured.err)
-
-
 def as_process(script: str, args: list[str], cwd: Path, **env: str) -> Outcome:
     result = run_snippet(f"{script}.py", *args, cwd=cwd, timeout=300, **env)
     return Outcome(result.returncode, result.stdout, result.stderr)
@@ -150,19 +129,24 @@ def default_ctrl_c() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def with_ctrl_c(script: str, args: list[str], cwd: Path, wait_for: str) -> Outcome:
-    """Start the script as a reader does, press Ctrl-C (SIGINT) once ``wait_for`` is printed."""
-    process = subprocess.Popen(
-        [sys.executable, str(SNIPPETS / f"{script}.py"), *args],
+def start(argv: list[str], cwd: Path, **env: str) -> subprocess.Popen:
+    """``python ARGV`` as a reader starts it from a console, its output piped here."""
+    return subprocess.Popen(
+        [sys.executable, *argv],
         cwd=cwd,
-        env=clean_env(PYTHONIOENCODING="ascii"),
+        env=clean_env(**env),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         # Ctrl-C's default for the script: a run started in the background (.ci/run's second run, `cmd &`)
         # ignores SIGINT, and a Python started so never raises KeyboardInterrupt.
-        preexec_fn=default_ctrl_c if hasattr(os, "fork") else None,  # Windows: the row skips (no console group)
+        preexec_fn=default_ctrl_c if hasattr(os, "fork") else None,  # Windows: SIGINT tests skip (no console group)
     )
+
+
+def with_ctrl_c(script: str, args: list[str], cwd: Path, wait_for: str) -> Outcome:
+    """Start the script as a reader does, press Ctrl-C (SIGINT) once ``wait_for`` is printed."""
+    process = start([str(SNIPPETS / f"{script}.py"), *args], cwd, PYTHONIOENCODING="ascii")
     seen = []
     try:
         for line in process.stdout:
@@ -187,7 +171,7 @@ def trained_checkpoint(data_root: Path, folder: Path) -> Path:
     return path
 
 
-def run_row(row: Row, ws: Workspace, capsys) -> Outcome:
+def run_row(row: Row, ws: Workspace) -> Outcome:
     args = [ws.fill(arg) for arg in row.args]
     if row.how == "ctrl-c":
         if os.name == "nt":
@@ -195,16 +179,16 @@ def run_row(row: Row, ws: Workspace, capsys) -> Outcome:
         return with_ctrl_c(row.script, args, ws.tmp, row.wait_for)
     if row.how == "process":
         return as_process(row.script, args, ws.tmp)
-    return in_process(row.script, args, capsys)
+    return run_main(row.script, args)  # main() through its door, script_guard.exit_status, in this process
 
 
-def check_row(row: Row, ws: Workspace, capsys) -> None:
+def check_row(row: Row, ws: Workspace) -> None:
     """Set the row up, run it in its folder, and hold it to the contract."""
     ws.monkeypatch.chdir(ws.tmp)
     ws.monkeypatch.delenv("TORCH_DEVICE", raising=False)
     if row.setup:
         row.setup(ws)
-    outcome = run_row(row, ws, capsys)
+    outcome = run_row(row, ws)
     shown = f"exit {outcome.code}\n--- stdout\n{outcome.out[-3000:]}\n--- stderr\n{outcome.err[-3000:]}"
     assert "Traceback" not in outcome.err, shown
     assert outcome.code == row.code, shown

@@ -27,7 +27,6 @@ import torch
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-from bad_input import NO_NETWORK
 from fetch_fashion_mnist import FILES
 from guide_harness import SNIPPETS, load_snippet
 
@@ -35,6 +34,8 @@ from guide_harness import SNIPPETS, load_snippet
 MAIN_GUARD = re.compile(r'^if __name__ == "__main__":', re.M)  # at the top level, not in a docstring
 SCRIPTS = sorted(p.stem for p in SNIPPETS.glob("*.py") if MAIN_GUARD.search(p.read_text(encoding="utf-8")))
 CODES = {0, 1, 2, 130}
+# Dead proxies: a script that tried the network anyway would fail at once instead of downloading.
+NO_NETWORK = dict.fromkeys(("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"), "http://127.0.0.1:9")
 EXAMPLES = int(os.environ.get("GENERATED_EXAMPLES", "200"))  # per script, for the cases from the parsers
 
 QUICK = settings(

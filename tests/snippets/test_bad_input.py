@@ -113,8 +113,8 @@ PROCESS_ROWS = [
 # test_mnist_data.py, test_report.py and test_verify_training.py.
 @pytest.mark.any_torch
 @pytest.mark.parametrize("row", [row.param for row in PROCESS_ROWS])
-def test_bad_input_process(row: Row, fashion_mnist_root, tmp_path, monkeypatch, capsys):
-    check_row(row, Workspace(tmp_path, fashion_mnist_root, monkeypatch), capsys)
+def test_bad_input_process(row: Row, fashion_mnist_root, tmp_path, monkeypatch):
+    check_row(row, Workspace(tmp_path, fashion_mnist_root, monkeypatch))
 
 
 @pytest.mark.any_torch

@@ -15,7 +15,7 @@ import subprocess
 import pytest
 from torchvision import datasets
 
-from bad_input import NO_NETWORK
+from generated_cases import NO_NETWORK
 from guide_harness import assert_one_line_error, load_snippet
 from run_requirements import skip_or_fail
 

@@ -5,8 +5,6 @@ without user or host names: test_doctor_report.py."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import pathlib
 import re
 import sys
@@ -14,17 +12,11 @@ import types
 
 import pytest
 
+from generated_cases import run_main
+from gpu_stand_in import only, statuses
 from guide_harness import load_snippet, run_snippet
 
 doctor = load_snippet("doctor")
-
-
-def statuses(findings):
-    return [(f.status, f.topic) for f in findings]
-
-
-def only(findings, status):
-    return [f for f in findings if f.status == status]
 
 
 # ------------------------------------------------------------------ the real run, with a broken torch
@@ -94,7 +86,7 @@ def test_the_probe_runs_while_the_packages_are_read(monkeypatch):
     )
     real_installed = doctor.installed
     monkeypatch.setattr(doctor, "installed", lambda name: order.append("packages read") or real_installed(name))
-    assert exit_code()[0] in (0, 1)
+    assert run_main("doctor", []).code in (0, 1)
     assert order[0] == "probe started" and order[-1] == "child waited for" and "packages read" in order[1:-1], order
 
 
@@ -248,17 +240,6 @@ def test_xpu_integrated_gpu_first_gets_oneapi_advice(monkeypatch):
     assert order.line().isascii()
 
 
-def test_choose_device_takes_xpu_0_as_the_doctor_says(monkeypatch):
-    choose_device = load_snippet("choose_device")
-    names = ["Intel(R) UHD Graphics 770", "Intel(R) Arc(TM) A770 Graphics"]
-    monkeypatch.setattr(choose_device, "_directml_if_installed", lambda: None)
-    monkeypatch.setattr(choose_device, "_xpu_count", lambda: len(names))
-    monkeypatch.setattr(choose_device.torch.xpu, "get_device_name", lambda i=0: names[i])
-    monkeypatch.delenv("TORCH_DEVICE", raising=False)
-    device, _ = choose_device.choose_device()
-    assert str(device) == "xpu:0"
-
-
 def test_cuda_order_note_names_no_hip_error(monkeypatch):
     gpus = [("Some Integrated Radeon(TM) Graphics", 2**30, True), ("NVIDIA GeForce RTX 4060", 8 * 2**30, False)]
     probe = probe_of(fake_torch(gpus), monkeypatch)
@@ -287,22 +268,6 @@ def test_intel_xpu_and_directml_devices(monkeypatch):
 def test_on_windows_the_chooser_links_come_from_windows_adapter_names(monkeypatch):
     probe = probe_of(fake_torch(THEROCK_3392, hip="7.2.53211"), monkeypatch)
     assert "chooser" not in " ".join(f.text for f in doctor.device_findings(probe, {}, on_windows=True))
-
-
-@pytest.mark.parametrize(
-    "build, anchor", [({"hip": "7.2.53211"}, "where-to-report-a-bug"), ({"xpu": "20260000"}, "xpu-not-available")]
-)
-def test_a_gpu_build_that_sees_no_gpu_is_a_problem(build, anchor):
-    probe = {"imported": True, "version": "2.14.1", "devices": [], **build}
-    [finding] = doctor.device_findings(probe, {}, on_windows=True)
-    assert finding.status == "PROBLEM" and finding.section == f"troubleshooting/#{anchor}"
-
-
-def test_a_cuda_build_without_gpu_is_only_a_note():
-    """PyPI's Linux torch is a CUDA build: on a machine without an NVIDIA GPU (CI) that is no problem."""
-    probe = {"imported": True, "version": "2.4.1+cu121", "cuda": "12.1", "devices": []}
-    [finding] = doctor.device_findings(probe, {}, on_windows=False)
-    assert finding.status == "note"
 
 
 def test_the_probe_reads_rocms_gfx_target(monkeypatch):
@@ -447,22 +412,14 @@ def test_non_ascii_and_long_paths_are_notes_in_ascii():
 # ------------------------------------------------------------------ exit codes
 
 
-def exit_code(*argv):
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
-        try:
-            return doctor.main(list(argv)), err.getvalue()
-        except SystemExit as stop:
-            return stop.code, err.getvalue()
-
-
 def test_exit_codes(monkeypatch, tmp_path):
     monkeypatch.setattr(doctor, "start_probe", lambda: None)  # examine() below never asks for its result
     monkeypatch.setattr(doctor, "examine", lambda probe, env: [doctor.ok("python", "3.12")])
-    assert exit_code() == (0, "")
-    assert exit_code("--json", str(tmp_path / "missing" / "r.json"))[0] == 1
-    assert exit_code("--no-such-option")[0] == 2
+    assert run_main("doctor", [])[::2] == (0, "")  # the exit status, and nothing on stderr
+    assert run_main("doctor", ["--json", str(tmp_path / "missing" / "r.json")]).code == 1
+    assert run_main("doctor", ["--no-such-option"]).code == 2
     monkeypatch.setattr(doctor, "examine", lambda probe, env: [doctor.problem("pip", "missing", "ensurepip")])
-    code, err = exit_code()
+    code, _, err = run_main("doctor", [])
     assert code == 1 and err.startswith("error: 1 problem(s) found")
 
 

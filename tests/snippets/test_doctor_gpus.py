@@ -7,13 +7,10 @@ from __future__ import annotations
 
 import pytest
 
+from gpu_stand_in import only, windows_adapter
 from guide_harness import ASCII_CONSOLE, SNIPPETS, load_snippet, run_python
 
 doctor = load_snippet("doctor")
-
-
-def only(findings, status):
-    return [f for f in findings if f.status == status]
 
 
 def rocm_probe(*devices):
@@ -41,8 +38,7 @@ def windows_pc(device_table, monkeypatch):
     """machine_gpus() on a Windows PC with these adapters: the registry stands in, the rest is the doctor's own."""
 
     def pc(*adapters):
-        listed = [{"name": name, "driver": None, "memory": None, "pci": pci} for name, pci in adapters]
-        monkeypatch.setattr(doctor, "windows_adapters", lambda winreg=None: [dict(a) for a in listed])
+        monkeypatch.setattr(doctor, "windows_adapters", lambda winreg=None: [windows_adapter(*a) for a in adapters])
         gpus, why = doctor.machine_gpus(on_windows=True)
         assert why == ""
         return gpus

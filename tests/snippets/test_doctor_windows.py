@@ -8,6 +8,7 @@ import contextlib
 
 import pytest
 
+from gpu_stand_in import only, statuses
 from guide_harness import load_snippet
 
 # A stand-in winreg and the doctor's own reading of it: torch is imported, never asked. The same under every
@@ -15,14 +16,6 @@ from guide_harness import load_snippet
 pytestmark = pytest.mark.any_torch
 
 doctor = load_snippet("doctor")
-
-
-def statuses(findings):
-    return [(f.status, f.topic) for f in findings]
-
-
-def only(findings, status):
-    return [f for f in findings if f.status == status]
 
 
 class FakeWinreg:
@@ -55,6 +48,12 @@ class FakeWinreg:
 POLICY = r"SYSTEM\CurrentControlSet\Control\CI\Policy"
 RUNTIME = r"SOFTWARE\Microsoft\VisualStudio\14.0\VC\Runtimes\x64"
 FILESYSTEM = r"SYSTEM\CurrentControlSet\Control\FileSystem"
+# Smart App Control off, the Visual C++ runtime installed, long paths on
+HEALTHY = {
+    POLICY: {"VerifiedAndReputablePolicyState": 0},
+    RUNTIME: {"Version": "v14.44"},
+    FILESYSTEM: {"LongPathsEnabled": 1},
+}
 
 
 def windows(values, build=26100, tmp_path=None, monkeypatch=None):
@@ -71,17 +70,7 @@ def test_a_healthy_windows_11(tmp_path, monkeypatch):
             "HardwareInformation.qwMemorySize": 25753026560,
         },
     }
-    found = windows(
-        {
-            POLICY: {"VerifiedAndReputablePolicyState": 0},
-            RUNTIME: {"Version": "v14.44.35211.00"},
-            FILESYSTEM: {"LongPathsEnabled": 1},
-            **adapters,
-        },
-        26100,
-        tmp_path,
-        monkeypatch,
-    )
+    found = windows({**HEALTHY, RUNTIME: {"Version": "v14.44.35211.00"}, **adapters}, 26100, tmp_path, monkeypatch)
     assert only(found, "note") == [] and only(found, "PROBLEM") == []
     lines = [f.line() for f in found]
     assert "ok      windows: Windows 11 (build 26100)" in lines
@@ -94,16 +83,7 @@ def test_a_healthy_windows_11(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("state", [1, 2])  # unsloth#6588: "VerifiedAndReputablePolicyState = 1" (on, enforcing)
 def test_smart_app_control_on_or_evaluating_is_a_note_with_its_section(state, tmp_path, monkeypatch):
-    found = windows(
-        {
-            POLICY: {"VerifiedAndReputablePolicyState": state},
-            RUNTIME: {"Version": "v14.44"},
-            FILESYSTEM: {"LongPathsEnabled": 1},
-        },
-        26100,
-        tmp_path,
-        monkeypatch,
-    )
+    found = windows({**HEALTHY, POLICY: {"VerifiedAndReputablePolicyState": state}}, 26100, tmp_path, monkeypatch)
     [sac] = [f for f in found if f.topic == "smart app control"]
     assert sac.status == "note" and sac.section == "troubleshooting/#winerror-4551-smart-app-control"
 
@@ -131,9 +111,7 @@ def hybrid_laptop(enum=True):
     """Intel UHD 770 and an RTX 3050 Laptop GPU. Each PCI device under Enum\\PCI names its driver's key under the
     display class in Driver; the display class keys hold MatchingDeviceId, the ID the driver's INF matched."""
     values = {
-        POLICY: {"VerifiedAndReputablePolicyState": 0},
-        RUNTIME: {"Version": "v14.44"},
-        FILESYSTEM: {"LongPathsEnabled": 1},
+        **HEALTHY,
         doctor.DISPLAY_CLASS + "\\0000": {
             "DriverDesc": "Intel(R) UHD Graphics 770",
             "MatchingDeviceId": "pci\\ven_8086&dev_a780",

@@ -157,10 +157,6 @@ def test_fashion_mnist_files_are_not_trained_as_mnist(place, tmp_path):
         )
 
 
-def trained_value(trained: Path) -> dict:
-    return torch.load(trained, weights_only=True)
-
-
 JUNK = st.one_of(
     st.none(),
     st.booleans(),
@@ -198,7 +194,7 @@ def test_generated_damaged_checkpoints(place, trained, tmp_path_factory):
     """--resume from a checkpoint damaged or with fields of other types: one line, and the file untouched."""
     work = tmp_path_factory.mktemp("checkpoints")
     good = trained.read_bytes()
-    value = trained_value(trained)
+    value = torch.load(trained, weights_only=True)
     ck = work / "ck" / "lenet.pt"
     real = place / "real"
 

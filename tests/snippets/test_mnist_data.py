@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 import torch
 
-from bad_input import IMAGES, NO_NETWORK, RAW, link
+from bad_input import IMAGES, RAW, link
 from fetch_fashion_mnist import FILES, SOURCE
-from guide_harness import assert_one_line_error, load_snippet, run_snippet
+from generated_cases import NO_NETWORK
+from guide_harness import SNIPPETS, assert_one_line_error, load_snippet, run_snippet
 
 mnist_data = load_snippet("mnist_data")
 
@@ -117,15 +118,24 @@ def report_run(module, tmp_path):
 )
 def test_every_training_loop_shuffles_with_epoch_generator(caller, run, monkeypatch, tmp_path, capsys):
     """The pages promise the same batch order in every script: each epoch loop takes its generator from
-    mnist_data.epoch_generator, never from a formula of its own."""
+    mnist_data.epoch_generator, never from a formula of its own. And one timed epoch loop (review 2026-12-code-2
+    section 4 found it written five times): each script that times an epoch (all but the notebook, and
+    benchmark_data_loading's preloaded epoch) times it with train_mnist.timed_epoch, whose clock waits for the
+    device."""
     module = load_snippet(caller)
-    asked = []
+    asked, timed = [], []
+    real_timed_epoch = load_snippet("train_mnist").timed_epoch
 
     def spy(seed, epoch):
         asked.append((seed, epoch))
         return mnist_data.epoch_generator(seed, epoch)
 
+    def timed_epoch(*args, **kwargs):
+        timed.append(len(args[2]))  # the images it timed
+        return real_timed_epoch(*args, **kwargs)
+
     monkeypatch.setattr(module, "epoch_generator", spy)
+    monkeypatch.setattr(module, "timed_epoch", timed_epoch, raising=False)
     if hasattr(module, "load_dataset"):
         monkeypatch.setattr(module, "load_dataset", tiny_data)
     monkeypatch.setenv("TORCH_DEVICE", "cpu")
@@ -133,6 +143,8 @@ def test_every_training_loop_shuffles_with_epoch_generator(caller, run, monkeypa
         monkeypatch.setattr(module, "SEED", 7)
     run(module, tmp_path)
     assert asked == [(7, 1), (7, 2)], capsys.readouterr()
+    assert timed == [96, 96] or caller == "train_mnist_notebook", timed  # the notebook shows no times
+    assert "timed_epoch(" in (SNIPPETS / "benchmark_data_loading.py").read_text(encoding="utf-8")
 
 
 def test_download_without_network_is_one_line(tmp_path, monkeypatch, capsys):

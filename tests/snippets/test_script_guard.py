@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from bad_input import start
 from guide_harness import SNIPPETS, clean_env, load_snippet
 
 script_guard = load_snippet("script_guard")
@@ -31,19 +32,6 @@ def program(folder: Path, body: str, **modules: str) -> Path:
     path = folder / "script.py"
     path.write_text(textwrap.dedent(body), encoding="utf-8")
     return path
-
-
-def start(path: Path, **env: str) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, str(path)],
-        cwd=path.parent,
-        env=clean_env(**env),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        # Ctrl-C's default, as in a console (a background process ignores SIGINT)
-        preexec_fn=(lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)) if hasattr(os, "fork") else None,
-    )
 
 
 def one_line(err: str) -> str:
@@ -72,7 +60,7 @@ def test_ctrl_c_while_torch_imports_is_one_line_and_130(where, tmp_path):
         time.sleep(60)  # torch-directml's torch takes seconds on Windows
         """,
     )
-    process = start(path)
+    process = start([str(path)], tmp_path)
     assert process.stdout.readline() == "importing\n"
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=30)
@@ -130,7 +118,7 @@ script_guard.run(main)
 
 
 def test_a_closed_pipe_loses_the_printing_not_the_work(tmp_path):
-    process = start(program(tmp_path, LOUD))
+    process = start([str(program(tmp_path, LOUD))], tmp_path)
     process.stdout.readline()
     process.stdout.close()  # `python script.py | more`, then q
     err = process.stderr.read()

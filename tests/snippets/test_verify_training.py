@@ -4,25 +4,15 @@ the CPU with a hook on the second model the script makes (the first is the CPU's
 
 from __future__ import annotations
 
-import contextlib
-import io
-
 import pytest
 import torch
 
+from generated_cases import run_main
 from guide_harness import load_snippet
 
 verify_training = load_snippet("verify_training")
 STEPS = "60"  # enough to tell each failure apart; the script's default is 300
-
-
-def run_main(*argv):
-    with contextlib.redirect_stdout(io.StringIO()) as out, contextlib.redirect_stderr(io.StringIO()) as err:
-        try:
-            code = verify_training.main(list(argv))
-        except SystemExit as stop:
-            code = stop.code
-    return code, out.getvalue(), err.getvalue()
+ON_THE_CPU = ["--device", "cpu", "--steps", STEPS]
 
 
 @pytest.fixture
@@ -62,7 +52,7 @@ def broken_device(monkeypatch):
 )
 def test_a_misbehaving_device_is_one_line_and_exit_1(broken_device, kind, message):
     broken_device(kind)
-    code, out, err = run_main("--device", "cpu", "--steps", STEPS)
+    code, out, err = run_main("verify_training", ON_THE_CPU)
     assert code == 1, out
     assert err.startswith(f"error: {message}") and err.count("\n") == 1, err
     assert "update the GPU driver" in err
@@ -85,7 +75,7 @@ def test_bfloat16_is_checked_where_the_device_has_it(monkeypatch):
     """The CPU's own bfloat16 autocast stands in for a GPU's: it ends within the tolerance of float32; the CPU
     against itself differs by nothing."""
     monkeypatch.setattr(verify_training, "supports_bf16", lambda device: True)
-    code, out, err = run_main("--device", "cpu", "--steps", STEPS)
+    code, out, err = run_main("verify_training", ON_THE_CPU)
     assert code == 0, err
     assert "  bfloat16: final loss " in out and "tolerance 5%" in out
     assert "largest difference from the CPU: loss 0.0e+00, weights 0.0e+00" in out
@@ -115,5 +105,5 @@ def test_a_device_that_fails_to_run_is_one_line(monkeypatch):
         raise RuntimeError("HIP error: device kernel image is invalid\nSearch for `hipErrorInvalidImage'")
 
     monkeypatch.setattr(verify_training, "verify", fails)
-    code, _, err = run_main("--device", "cpu", "--steps", STEPS)
+    code, _, err = run_main("verify_training", ON_THE_CPU)
     assert code == 1 and err == "error: training on cpu failed: HIP error: device kernel image is invalid\n"

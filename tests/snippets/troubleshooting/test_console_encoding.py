@@ -70,10 +70,3 @@ def test_utf8_mode_is_a_fix_where_pythonioencoding_is_unset(tmp_path, args, env)
     fixed = run_python([*args, script, "--strict"], cwd=tmp_path, **{**NOT_UTF8, **env})
     assert fixed.returncode == 0, fixed.stderr
     assert "stdout encoding: utf-8" in fixed.stdout
-
-
-def test_pythonioencoding_wins_over_utf8_mode(tmp_path):
-    # Python's docs: UTF-8 mode's standard streams can be overridden by PYTHONIOENCODING.
-    result = run_snippet(SCRIPT, "--strict", cwd=tmp_path, PYTHONIOENCODING="gbk", PYTHONUTF8="1")
-    assert "stdout encoding: gbk" in result.stdout
-    assert result.returncode == 1

@@ -39,11 +39,6 @@ def test_bad_worker_count_is_one_line(tmp_path, bad):
     assert result.returncode == 2
 
 
-def test_the_script_has_one_main_guard():
-    # The next test removes this line; if it were missing or doubled, that test would test nothing.
-    assert (SNIPPETS / SCRIPT).read_text(encoding="utf-8").count(GUARD) == 1
-
-
 def test_without_the_main_guard_spawn_fails_with_the_bootstrapping_error(tmp_path):
     text = (SNIPPETS / SCRIPT).read_text(encoding="utf-8")
     unguarded = tmp_path / "unguarded.py"
