@@ -103,10 +103,6 @@ def test_dates_of_every_data_file_are_read(tmp_path):
 # --- the issue text -------------------------------------------------------------------------
 
 
-def test_nothing_changed_means_no_issue_text():
-    assert freshness.issue_body([], [], dt.date(2026, 12, 1)) == ""
-
-
 def test_the_issue_text_names_each_change_and_its_source():
     body = freshness.issue_body(
         [freshness.Newer("torch", "2.14.1", "2.15.0")],

@@ -209,6 +209,7 @@ def test_each_reader_gets_their_own_recipe_at_the_answer(reader_page, reader, na
     # Later pages open on this reader's tab; the runs of readers have their place in the answer
     assert page.evaluate("window.__tabs.at(-1)") == tab
     assert page.locator("#chooser-answer #chooser-runs").count() == 1
+    assert page.locator("#chooser-answer a[href*='setup/#other-back-ends']").count() == 1  # every step in detail
     assert page.evaluate("window.__answers.at(-1)") == {
         "gpu": gpu_names.answer(name).gpu().name,
         "win": win,
