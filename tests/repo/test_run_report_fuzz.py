@@ -1,13 +1,6 @@
-"""The generated fuzz of the run-report validator: reports. The cases and how each is judged are in
-tests/run_report_cases.py (its docstring says what each class holds); the issue bodies are in
-test_run_report_fuzz_bodies.py.
-
-* every report that report.py's own functions make on generated PCs is accepted;
-* free text in words of every script the allow-list names is accepted;
-* no hostile report of any class is accepted, crashes the validator or starts a line of its output with `::`.
-
-Counts per class, and the first cases of each verdict, are in the assertion's message.
-"""
+"""The generated fuzz of the run-report validator: reports (the cases and how each is judged: tests/run_report_cases.py;
+the issue bodies: test_run_report_fuzz_bodies.py). Counts per class, and the first cases of each verdict, are in the
+assertion's message."""
 
 from __future__ import annotations
 

@@ -25,18 +25,6 @@ def test_the_build_says_when_material_ends(built_site):
     assert len(lines) == 1 and "Zensical" in lines[0] and "Material for MkDocs" in lines[0], output[:3000]
 
 
-def test_checked_dates_are_filled_in(built_site):
-    """{{ checked.NAME }} becomes the date in docs/hooks/data/sources.yml, in both editions."""
-    from guide import checked
-
-    site, _ = built_site
-    date = checked.checked_dates()["amd-rocm-windows"]
-    for page in (site / "setup" / "index.html", site / "zh" / "setup" / "index.html"):
-        text = page.read_text(encoding="utf-8")
-        assert "{{ checked." not in text
-        assert date in text, page
-
-
 def doctor_sections() -> set[str]:
     """Every page section snippets/doctor.py can print: trouble("anchor") calls, the anchors assigned to
     `anchor` and those of LOADER_ERRORS (as troubleshooting/#anchor), and literal "page/#anchor" paths."""
