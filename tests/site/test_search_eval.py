@@ -287,8 +287,6 @@ SECTIONS = [
     # the chooser's GPU table within the first three; the table is out of the index, so lunr alone never lists it
     # (docs/javascripts/search/pipeline.js, withGpuTable).
     ("en", "7900xtx", "choose/#every-gpu", 3),
-    ("en", "RX 580 not detected", "choose/#every-gpu", 3),
-    ("en", "780M", "choose/#every-gpu", 3),
     # A question about a GPU as a whole, in English readers' words (the English equivalents of the Chinese
     # review's probes, tests/site/test_search_chinese.py): the route table comes first
     # (docs/javascripts/search/rules.json, gpu_question). Fixed expectations here, not search_eval.yml messages:
