@@ -90,4 +90,3 @@ def test_the_tests_are_portable_to_windows(rule):
 )
 def test_each_rule_catches_its_problem(rule, line):
     assert RULES[rule]([line]) == [1]
-
