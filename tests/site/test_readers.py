@@ -1,5 +1,5 @@
-"""Readers with the GPUs, Windows and Pythons this guide is for (an RX 7900 XTX on Python 3.13, an Arc, a Core
-Ultra, an RX 580 on Windows 10, a 780M laptop, an RX 6700 XT in China, a GTX 1080, a UHD 620), through the
+"""Readers with the GPUs, Windows and Pythons this guide is for (an RX 7900 XTX on Python 3.13, an Arc, an RX 580
+on Windows 10, a 780M laptop, an RX 6700 XT in China, a GTX 1080, a UHD 620), through the
 chooser.
 
 Each reader opens the chooser with their GPU's name, Windows and Python, at 1280 and 390 px, in both editions.
@@ -61,15 +61,6 @@ READERS = [
         "3.12",
         "XPU",
         ["py -3.12 -m venv .venv", "--index-url https://download.pytorch.org/whl/xpu"],
-        INTEL_DRIVER,
-    ),
-    (
-        "r2b Core Ultra 155H",
-        "Intel(R) Arc(TM) Graphics",
-        "11",
-        "3.12",
-        "XPU",
-        ["--index-url https://download.pytorch.org/whl/xpu"],
         INTEL_DRIVER,
     ),
     (
