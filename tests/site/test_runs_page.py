@@ -3,9 +3,7 @@
 The runs page shows the seeded runs (docs/hooks/data/runs/), in a table that scrolls on its own (axe and a
 phone's width: tests/site/test_site_browser.py's page journeys). A report whose strings hold markup is shown as
 text by chooser_runs.js, with a report served in place of assets/runs.json (the test's browser only: the site
-never shows it; the runs page's table, guide/runs.py, escapes it: tests/guide/test_runs.py). The chooser leaves
-an empty #chooser-runs in its answer; where the chooser of this checkout does not yet, the test adds that element
-to the answer as the chooser would.
+never shows it; the runs page's table, guide/runs.py, escapes it: tests/guide/test_runs.py).
 """
 
 from __future__ import annotations
@@ -53,8 +51,6 @@ def test_the_runs_page_shows_the_seeded_runs(site, browser, edition):
 def open_answer(page, base: str, prefix: str, gpu: str) -> None:
     open_built(page, f"{base}{prefix}choose/?gpu={gpu}&win=11")
     page.wait_for_selector("#chooser-answer p strong")
-    page.evaluate("""() => { const a = document.getElementById('chooser-answer');
-      if (!document.getElementById('chooser-runs')) { const d = document.createElement('div'); d.id = 'chooser-runs'; a.append(d); } }""")
 
 
 @pytest.mark.parametrize("edition", list(EDITIONS))
