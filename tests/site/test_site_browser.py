@@ -111,6 +111,17 @@ def copy_buttons(page, url: str) -> tuple[int, int]:
 # rules were 85 % of the axe run's time: every page in both schemes took 117 s of a run's core-seconds
 # (2026-12-04).
 PALETTE_TOGGLE = "label.md-header__button[for^='__palette']:visible"
+# The theme's own words and the code bars' (docs/hooks/guide/code_buttons.py) speak the page's language: the
+# dark-mode toggle, an admonition written without a title, the search box and a code block's bar, on gpu-runner/.
+CONTROLS = """() => ({toggle: document.querySelector('label.md-header__button[for^="__palette"]').getAttribute('title'),
+  notes: [...new Set([...document.querySelectorAll('.admonition-title')].map(e => e.textContent.trim())
+    .filter(t => t === 'Note' || t === '注意'))],
+  search: document.querySelector('input.md-search__input').getAttribute('placeholder'),
+  codebar: document.querySelector('.md-code__nav[aria-label]').getAttribute('aria-label').replace(/ \\d.*$/, '')})"""
+CONTROLS_IN = {
+    "en": {"toggle": "Switch to dark mode", "notes": ["Note"], "search": "Search", "codebar": "Code block"},
+    "zh": {"toggle": "切换到深色模式", "notes": ["注意"], "search": "搜索", "codebar": "代码块"},
+}
 
 
 @pytest.mark.slow
@@ -128,6 +139,8 @@ def test_each_page_on_a_desktop(site, browser, edition):
     for url in urls:
         open_built(page, base + url)
         assert page.evaluate("document.body.getAttribute('data-md-color-scheme')") == "default", url
+        if url.endswith("contributing/gpu-runner/"):
+            assert page.evaluate(CONTROLS) == CONTROLS_IN[edition], url
         if zh:
             # The dark pass first: a second axe run on a page measured code against the first run's background
             # (#f5f5f5 behind slate's colours). The markup rules do not read colours.
