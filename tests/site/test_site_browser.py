@@ -22,6 +22,7 @@ from browser_support import (
     search,
     skip_module_without_browser,
 )
+from guide import runs
 from guide.page import Page
 from guide_harness import DOCS, ROOT, page_source
 from site_server import page_urls
@@ -249,6 +250,7 @@ def wide_table_cues(page) -> list[str]:
     return [f"why-directml/: {what}" for what, bad in wrong.items() if bad]
 
 
+SEEDED = [r for r in runs.summaries() if r["issue"] is None]  # the maintainers' runs (docs/hooks/data/runs/)
 INDEX = "search_index.json"
 INDEX_TIMES = f"""() => ({{
     index: performance.getEntriesByType('resource').find(e => e.name.endsWith('{INDEX}')).startTime,
@@ -303,6 +305,14 @@ def test_each_page_on_a_phone(site, browser):
                 wrong.append(f"the tree's {tree['lines']} lines take {tree['rendered']} rendered lines")
         if url == "why-directml/":
             wrong += wide_table_cues(page)
+        if url.endswith("runs/"):  # each seeded run in a row with its label, in a table that scrolls on its own
+            rows = page.locator("article .md-typeset__scrollwrap table tbody tr").evaluate_all(
+                "rs => rs.map(r => r.innerText)"
+            )
+            label = "维护者自测" if url.startswith("zh/") else "seeded by the maintainers"
+            for run in SEEDED:
+                if not any(run["gpu"] in r and label in r and f"{run['seconds_per_epoch']:.1f}" in r for r in rows):
+                    wrong.append(f"{url}: no row for the seeded run on {run['gpu']}: {rows}")
         if url == "measuring/":  # the index (both editions) must not compete with the page's first render
             page.wait_for_function(f"performance.getEntriesByType('resource').some(e => e.name.endsWith('{INDEX}'))")
             times = page.evaluate(INDEX_TIMES)
@@ -312,6 +322,7 @@ def test_each_page_on_a_phone(site, browser):
     assert not wrong, "\n".join(wrong)
     assert not outside, f"requests to other hosts: {sorted(set(outside))}"
     assert {"language-text", "language-python"} <= kinds, f"blocks without their language class: {sorted(kinds)}"
+    assert SEEDED, "no seeded run in docs/hooks/data/runs/"
 
 
 # ---------------------------------------------------------------- search
