@@ -130,7 +130,8 @@ CONTROLS_IN = {
 def test_each_page_on_a_desktop(site, browser, edition):
     """Every page of the edition and its missing-page answer, each loaded once at 1280 px in the light scheme
     (the palette follows the system's until the reader toggles it): axe-core finds no violation, on a Chinese
-    page also once the reader has toggled the dark scheme; and every copy button copies its block."""
+    page also once the reader has toggled the dark scheme; every copy button copies its block; the missing page
+    answers as check_missing_page says."""
     site_dir, base = site
     zh = edition == "zh"
     context = browser.new_context(color_scheme="light", permissions=["clipboard-read", "clipboard-write"])
@@ -138,7 +139,7 @@ def test_each_page_on_a_desktop(site, browser, edition):
     urls = [u for u in page_urls(site_dir) if u.startswith("zh/") == zh] + [f"{'zh/' if zh else ''}no/such/page/"]
     report, checked, included = [], 0, 0
     for url in urls:
-        open_built(page, base + url)
+        response = open_built(page, base + url)
         assert page.evaluate("document.body.getAttribute('data-md-color-scheme')") == "default", url
         if url.endswith("contributing/gpu-runner/"):
             assert page.evaluate(CONTROLS) == CONTROLS_IN[edition], url
@@ -150,6 +151,8 @@ def test_each_page_on_a_desktop(site, browser, edition):
             report += axe_violations(page, f"{url} [slate]", only=COLOUR_RULES)
             page.locator(PALETTE_TOGGLE).click()  # back to light, which the next page opens in
         report += axe_violations(page, f"{url or 'home'} [default]", skip=COLOUR_RULES if zh else None)
+        if "no/such/" in url:
+            check_missing_page(page, base, response.status, zh)
         # The chooser's blocks are built for each reader by its script (guide/recipes.py);
         # tests/site/test_readers.py checks what it shows and its copy buttons.
         if "no/such/" not in url and not url.endswith("choose/"):
@@ -159,6 +162,23 @@ def test_each_page_on_a_desktop(site, browser, edition):
     context.close()
     assert not report, "\n".join(report)
     assert checked > 25 and included > 10, (checked, included)
+
+
+def check_missing_page(page, base: str, status: int, zh: bool) -> None:
+    """A missing page answers in its edition's language, styled, with a way back and a search of its own edition's
+    pages. GitHub Pages serves the root's 404.html for every missing URL, /zh/... too (tests/site_server.py does the
+    same); it sends a missing /zh/ URL on to zh/404.html (docs/overrides/404.html, docs/hooks/guide/not_found.py):
+    before, both builds wrote one Chinese 404.html for every URL, its language menu pointing at the notebook page."""
+    assert status == 404, status
+    assert page.evaluate("document.documentElement.lang") == ("zh" if zh else "en")
+    assert page.locator("article h1").inner_text().strip() == ("404 - 页面不存在" if zh else "404 - Not found")
+    header = page.evaluate("getComputedStyle(document.querySelector('.md-header')).position")
+    assert header == "sticky", "the 404 page's stylesheet did not load"
+    assert page.locator("article a.md-button").first.evaluate("a => a.href") == base + ("zh/" if zh else "")
+    menu = page.locator(".md-select__link").evaluate_all("links => links.map(a => [a.hreflang, a.href])")
+    assert dict(menu) == {"en": base, "zh": base + "zh/"}, menu
+    results = search(page, "DirectML")
+    assert results and all(r.startswith("zh/") == zh for r in results), f"the 404 page's search: {results[:5]}"
 
 
 # The chooser's answers, which the page sweep loads without one: their text fits a phone too.
