@@ -128,18 +128,22 @@ CONTROLS_IN = {
 @pytest.mark.slow
 @pytest.mark.parametrize("edition", ["en", "zh"])
 def test_each_page_on_a_desktop(site, browser, edition):
-    """Every page of the edition and its missing-page answer, each loaded once at 1280 px in the light scheme
-    (the palette follows the system's until the reader toggles it): axe-core finds no violation, on a Chinese
-    page also once the reader has toggled the dark scheme; every copy button copies its block; the missing page
-    answers as check_missing_page says."""
+    """Every page of the edition, the chooser's answers (ANSWERS) and its missing-page answer, each loaded once at
+    1280 px in the light scheme (the palette follows the system's until the reader toggles it): axe-core finds no
+    violation, on a Chinese page also once the reader has toggled the dark scheme; every copy button copies its
+    block; the missing page answers as check_missing_page says."""
     site_dir, base = site
     zh = edition == "zh"
     context = browser.new_context(color_scheme="light", permissions=["clipboard-read", "clipboard-write"])
     page = context.new_page()
-    urls = [u for u in page_urls(site_dir) if u.startswith("zh/") == zh] + [f"{'zh/' if zh else ''}no/such/page/"]
+    urls = [u for u in [*page_urls(site_dir), *ANSWERS] if u.startswith("zh/") == zh] + [
+        f"{'zh/' if zh else ''}no/such/page/"
+    ]
     report, checked, included = [], 0, 0
     for url in urls:
         response = open_built(page, base + url)
+        if "?gpu=" in url:
+            page.wait_for_function("window.guideChooserReady === true")  # the answer is drawn
         assert page.evaluate("document.body.getAttribute('data-md-color-scheme')") == "default", url
         if url.endswith("contributing/gpu-runner/"):
             assert page.evaluate(CONTROLS) == CONTROLS_IN[edition], url
@@ -155,7 +159,7 @@ def test_each_page_on_a_desktop(site, browser, edition):
             check_missing_page(page, base, response.status, zh)
         # The chooser's blocks are built for each reader by its script (guide/recipes.py);
         # tests/site/test_readers.py checks what it shows and its copy buttons.
-        if "no/such/" not in url and not url.endswith("choose/"):
+        if "no/such/" not in url and "choose/" not in url:
             blocks, snippets = copy_buttons(page, url)
             checked += blocks
             included += snippets
@@ -181,8 +185,9 @@ def check_missing_page(page, base: str, status: int, zh: bool) -> None:
     assert results and all(r.startswith("zh/") == zh for r in results), f"the 404 page's search: {results[:5]}"
 
 
-# The chooser's answers, which the page sweep loads without one: their text fits a phone too.
-ANSWERS = ["choose/?gpu=AMD+Radeon(TM)+Graphics", "zh/choose/?gpu=6700XT"]
+# The chooser's answers as its script builds them for a reader (the page sweep loads choose/ without one): both
+# journeys load them, for axe on a desktop and for a phone's width.
+ANSWERS = ["choose/?gpu=AMD+Radeon+RX+7900+XTX&py=3.13", "choose/?gpu=AMD+Radeon(TM)+Graphics", "zh/choose/?gpu=6700XT"]
 # Pages whose code blocks are checked on a phone: error messages and trees, Python, and a Chinese set-up.
 CODE_PAGES = ("mnist-training/", "troubleshooting/", "zh/setup/")
 
