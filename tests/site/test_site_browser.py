@@ -112,6 +112,7 @@ def copy_buttons(page, url: str) -> tuple[int, int]:
 # rules were 85 % of the axe run's time: every page in both schemes took 117 s of a run's core-seconds
 # (2026-12-04).
 PALETTE_TOGGLE = "label.md-header__button[for^='__palette']:visible"
+NO_RUN_YET = {"en": "No run reported yet.", "zh": "还没有人报告运行结果。"}
 # The theme's own words and the code bars' (docs/hooks/guide/code_buttons.py) speak the page's language: the
 # dark-mode toggle, an admonition written without a title, the search box and a code block's bar, on gpu-runner/.
 CONTROLS = """() => ({toggle: document.querySelector('label.md-header__button[for^="__palette"]').getAttribute('title'),
@@ -144,6 +145,11 @@ def test_each_page_on_a_desktop(site, browser, edition):
         response = open_built(page, base + url)
         if "?gpu=" in url:
             page.wait_for_function("window.guideChooserReady === true")  # the answer is drawn
+            box = page.locator("#chooser-runs")
+            if box.count():  # no reader's run of this GPU yet: the one command that reports one, and the runs page
+                box.locator("code").wait_for()  # chooser_runs.js fills it from assets/runs.json
+                assert NO_RUN_YET[edition] in box.inner_text() and "python report.py --download" in box.inner_text()
+                assert box.locator("a").get_attribute("href").endswith(("zh/" if zh else "") + "runs/"), url
         assert page.evaluate("document.body.getAttribute('data-md-color-scheme')") == "default", url
         if url.endswith("contributing/gpu-runner/"):
             assert page.evaluate(CONTROLS) == CONTROLS_IN[edition], url
