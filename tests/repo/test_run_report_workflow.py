@@ -42,17 +42,15 @@ validator = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(validator)
 
 
-def set_path(report: dict, path: str, value) -> None:
-    *parents, last = path.split(".")
-    for part in parents:
-        report = report[int(part)] if part.isdigit() else report[part]
-    report[int(last) if last.isdigit() else last] = value
-
-
 def changed(base: dict, changes: dict) -> dict:
+    """A copy of ``base`` with each dotted path (an array's index as a number) set to its value."""
     report = json.loads(json.dumps(base))
     for path, value in changes.items():
-        set_path(report, path, value)
+        *parents, last = path.split(".")
+        place = report
+        for part in parents:
+            place = place[int(part)] if part.isdigit() else place[part]
+        place[int(last) if last.isdigit() else last] = value
     return report
 
 

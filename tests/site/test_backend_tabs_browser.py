@@ -15,10 +15,10 @@ skip_module_without_browser()
 # Every chapter with back-end tabs, opened by the reader's own navigation (the menu, a bookmark).
 ALL_CHAPTERS = ("setup/", "pycharm/", "verification/", "mnist-training/")
 
-# The label checked in each back-end tab set of the page (a set that has a "ROCm" tab).
-CHECKED = """() => [...document.querySelectorAll('article .tabbed-set')]
+# The label checked in each tab set of the page that has a tab of this label (back-end sets: "ROCm"; shells: "cmd").
+CHECKED = """(tab) => [...document.querySelectorAll('article .tabbed-set')]
   .map(set => [...set.querySelectorAll(':scope > .tabbed-labels > label')])
-  .filter(labels => labels.some(l => l.innerText.trim() === 'ROCm'))
+  .filter(labels => labels.some(l => l.innerText.trim() === tab))
   .map(labels => labels.find(l => document.getElementById(l.htmlFor).checked).innerText.trim())"""
 
 
@@ -28,15 +28,12 @@ def test_the_choice_replaces_the_last_one_and_keeps_the_shell(site, context):
     open_built(page, base + "verification/")
     page.locator("article .tabbed-labels label", has_text="cmd").first.click()  # the reader's shell
     assert page.evaluate("() => window.guideSelectBackend('XPU')") is True
-    assert set(page.evaluate(CHECKED)) == {"XPU"}  # this page switches at once
+    assert set(page.evaluate(CHECKED, "ROCm")) == {"XPU"}  # this page switches at once
     assert page.evaluate("() => window.guideSelectBackend('CUDA')") is True
     assert page.evaluate("() => window.guideSelectBackend('Intel XPU')") is False  # not a tab's label
     open_built(page, base + "setup/")
-    assert set(page.evaluate(CHECKED)) == {"CUDA"}
-    cmd = page.evaluate("""() => [...document.querySelectorAll('article .tabbed-set')]
-      .map(set => [...set.querySelectorAll(':scope > .tabbed-labels > label')])
-      .filter(labels => labels.some(l => l.innerText.trim() === 'cmd'))
-      .map(labels => labels.find(l => document.getElementById(l.htmlFor).checked).innerText.trim())""")
+    assert set(page.evaluate(CHECKED, "ROCm")) == {"CUDA"}
+    cmd = page.evaluate(CHECKED, "cmd")
     assert cmd and set(cmd) == {"cmd"}, cmd
     page.close()
 
@@ -62,6 +59,6 @@ def test_a_shared_answer_opens_every_chapter_on_its_tab(site, browser):
         found = {}
         for chapter in ALL_CHAPTERS:  # each opened anew in the same browser context
             open_built(page, base + edition + chapter)
-            found[chapter] = page.evaluate(CHECKED)
+            found[chapter] = page.evaluate(CHECKED, "ROCm")
         context.close()
         assert all(labels and set(labels) == {tab} for labels in found.values()), (url, found)
