@@ -21,14 +21,9 @@ REPO = "example-owner/directml-guide"
 WORKFLOW_REF = f"{REPO}/.github/workflows/directml.yml@refs/heads/main"
 
 
-def _load_hook():
-    spec = importlib.util.spec_from_file_location("job_started_hook", HOOK)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-hook = _load_hook()
+_spec = importlib.util.spec_from_file_location("job_started_hook", HOOK)
+hook = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(hook)
 
 
 def env(**overrides):
