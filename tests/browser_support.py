@@ -136,11 +136,12 @@ BUILT = """() => document.querySelector('.md-search[aria-label]') !== null
   && document.querySelector('.md-code__nav:not([aria-label])') === null"""
 
 
-def open_built(page, url: str) -> None:
-    """Load url and wait until what Material and a11y.js build in the browser is there."""
-    page.goto(url)
+def open_built(page, url: str):
+    """Load url and wait until what Material and a11y.js build in the browser is there; the page's response."""
+    response = page.goto(url)
     page.wait_for_function(BUILT)
     page.evaluate(FRAMES)
+    return response
 
 
 def axe_violations(page, label: str, only: list[str] | None = None, skip: list[str] | None = None) -> list[str]:

@@ -1,6 +1,6 @@
 """The cases of the generated fuzz of the run-report validator (docs/hooks/data/runs/validate.py), beside the
 hand-written table (tests/repo/run_reports/hostile.yml): Hypothesis strategies, and what the validator did
-with each case (tests/repo/test_run_report_fuzz.py and test_run_report_fuzz_bodies.py).
+with each case (tests/repo/test_run_report_fuzz.py).
 
 Valid reports (made by report.py's own functions on generated PCs, or with free text in every script the
 allow-list names) and issue bodies as the form writes them must be accepted. A hostile report, a valid one

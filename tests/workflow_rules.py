@@ -19,13 +19,8 @@ def load(name: str | Path) -> dict:
 
 
 def triggers(workflow: dict) -> dict:
-    """The `on:` block as a dict. PyYAML (YAML 1.1) reads the key `on` as True."""
-    on = workflow.get("on", workflow.get(True))
-    if isinstance(on, str):
-        return {on: None}
-    if isinstance(on, list):
-        return dict.fromkeys(on)
-    return dict(on or {})
+    """The `on:` block (every workflow here writes it as a mapping). PyYAML (YAML 1.1) reads the key `on` as True."""
+    return dict(workflow.get("on", workflow.get(True)))
 
 
 def steps(job: dict) -> list[dict]:
@@ -67,12 +62,10 @@ def leg_env(workflow: dict, job: dict, leg: dict) -> dict[str, str]:
 
 
 def expand(text: str, values: dict) -> str:
-    """Fill in ${{ name }} expressions: matrix.X, steps.ID.outputs.X and the names in ``values``."""
+    """Fill in ${{ name }} expressions: steps.ID.outputs.X and the names in ``values``."""
 
     def one(match: re.Match) -> str:
         name = match.group(1).strip()
-        if name.startswith("matrix."):
-            return str(values["matrix"].get(name.removeprefix("matrix."), ""))
         step = re.fullmatch(r"steps\.([\w-]+)\.outputs\.([\w-]+)", name)
         if step:
             return values["steps"].get(step.group(1), {}).get(step.group(2), "")
@@ -84,7 +77,7 @@ def expand(text: str, values: dict) -> str:
 
 
 def condition(expression: str | None, values: dict) -> bool:
-    """An `if:` of ==, !=, !, &&, ||, () over github.*, matrix.* and quoted strings; absent means true."""
+    """An `if:` of ==, !=, !, &&, ||, () over the names in ``values`` and quoted strings; absent means true."""
     if not expression:
         return True
     tokens = re.findall(r"[a-z_]+(?:\.[\w-]+)+|'[^']*'|==|!=|!|&&|\|\||\(|\)|\S+", expression)
@@ -96,8 +89,6 @@ def condition(expression: str | None, values: dict) -> bool:
             python.append("not")
         elif token in ("&&", "||"):
             python.append({"&&": "and", "||": "or"}[token])
-        elif token.startswith("matrix."):
-            python.append(repr(values["matrix"].get(token.removeprefix("matrix."), "")))
         elif token in values:
             python.append(repr(values[token]))
         else:

@@ -28,13 +28,9 @@ def ruff(*args: str) -> subprocess.CompletedProcess:
     )
 
 
-def test_ruff_check():
-    result = ruff("check", ".", "--output-format", "concise")
-    assert result.returncode == 0, result.stdout + result.stderr
-
-
-def test_ruff_format():
-    result = ruff("format", "--check", ".")
+@pytest.mark.parametrize("args", [("check", ".", "--output-format", "concise"), ("format", "--check", ".")])
+def test_ruff(args):
+    result = ruff(*args)
     assert result.returncode == 0, result.stdout + result.stderr
 
 

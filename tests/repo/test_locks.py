@@ -27,14 +27,9 @@ LOCKS_DIR = ROOT / ".github" / "locks"
 WORKFLOWS = ROOT / ".github" / "workflows"
 
 
-def _load_lock_script():
-    spec = importlib.util.spec_from_file_location("lock_script", LOCKS_DIR / "lock.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-lock_script = _load_lock_script()
+_spec = importlib.util.spec_from_file_location("lock_script", LOCKS_DIR / "lock.py")
+lock_script = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(lock_script)
 
 # The marker environment of each platform in lock.py (CPython, x86-64).
 MARKERS = {

@@ -1,32 +1,33 @@
-"""The generated fuzz of the run-report validator: reports. The cases and how each is judged are in
-tests/run_report_cases.py (its docstring says what each class holds); the issue bodies are in
-test_run_report_fuzz_bodies.py.
-
-* every report that report.py's own functions make on generated PCs is accepted;
-* free text in words of every script the allow-list names is accepted;
-* no hostile report of any class is accepted, crashes the validator or starts a line of its output with `::`.
-
-Counts per class, and the first cases of each verdict, are in the assertion's message.
-"""
+"""The generated fuzz of the run-report validator, reports and issue bodies: each class's cases, and what each case
+must get, are tests/run_report_cases.py's. Counts per class, and the first cases of each verdict, are in the message."""
 
 from __future__ import annotations
 
 import pytest
 
-from run_report_cases import HOSTILE, free_text_reports, reports_of_report_py, tally
+from run_report_cases import (
+    EXAMPLES,
+    HOSTILE,
+    bodies,
+    body_verdict,
+    free_text_reports,
+    reports_of_report_py,
+    tally,
+    verdict,
+)
+
+# Each class of cases: (its strategy, how a case is judged, how many are drawn, the verdict each must get).
+CLASSES = {
+    "made by report.py": (reports_of_report_py(), verdict, EXAMPLES, "accepted"),
+    "free text in every named script": (free_text_reports(), verdict, EXAMPLES, "accepted"),
+    "a body as the form writes it": (bodies(hostile=False), body_verdict, EXAMPLES // 2, "accepted"),
+    "a hidden report or no consent": (bodies(hostile=True), body_verdict, EXAMPLES // 2, "refused"),
+    **{kind: (strategy, verdict, EXAMPLES, "refused") for kind, strategy in HOSTILE.items()},
+}
 
 
-def test_every_report_that_report_py_makes_is_accepted():
-    seen, shown = tally(reports_of_report_py())
-    assert set(seen) == {"accepted"}, f"{dict(seen)}\n" + "\n".join(shown)
-
-
-def test_free_text_in_every_named_script_is_accepted():
-    seen, shown = tally(free_text_reports())
-    assert set(seen) == {"accepted"}, f"{dict(seen)}\n" + "\n".join(shown)
-
-
-@pytest.mark.parametrize("kind", list(HOSTILE))
-def test_no_hostile_report_is_accepted_or_crashes_the_validator(kind):
-    seen, shown = tally(HOSTILE[kind])
-    assert set(seen) == {"refused"}, f"{kind}: {dict(seen)}\n" + "\n".join(shown)
+@pytest.mark.parametrize("kind", list(CLASSES))
+def test_each_class_gets_its_verdict(kind):
+    strategy, judge, n, wanted = CLASSES[kind]
+    seen, shown = tally(strategy, judge, n)
+    assert set(seen) == {wanted}, f"{kind}: {dict(seen)}\n" + "\n".join(shown)

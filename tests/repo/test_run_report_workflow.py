@@ -3,7 +3,7 @@
 * The validator, by table: tests/repo/run_reports/hostile.yml holds the reliability reviews' hostile and
   malformed reports, each made here from a real report, with what the review's validator did and the reason
   now expected. The classes of characters, path forms, keys, integers, combinations and issue bodies are
-  generated, not rows: tests/repo/test_run_report_fuzz.py and test_run_report_fuzz_bodies.py.
+  generated, not rows: tests/repo/test_run_report_fuzz.py.
 * The workflow, through a local run of its jobs' steps (each `run:` script in bash, its `env:` and `if:` filled
   in from the event and the earlier jobs' results, `gh` a stand-in that logs each call): every path ends in one
   comment on the issue, saying what happened and what to do; a refused pull request and a missing label (the
@@ -42,17 +42,15 @@ validator = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(validator)
 
 
-def set_path(report: dict, path: str, value) -> None:
-    *parents, last = path.split(".")
-    for part in parents:
-        report = report[int(part)] if part.isdigit() else report[part]
-    report[int(last) if last.isdigit() else last] = value
-
-
 def changed(base: dict, changes: dict) -> dict:
+    """A copy of ``base`` with each dotted path (an array's index as a number) set to its value."""
     report = json.loads(json.dumps(base))
     for path, value in changes.items():
-        set_path(report, path, value)
+        *parents, last = path.split(".")
+        place = report
+        for part in parents:
+            place = place[int(part)] if part.isdigit() else place[part]
+        place[int(last) if last.isdigit() else last] = value
     return report
 
 

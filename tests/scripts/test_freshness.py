@@ -91,20 +91,7 @@ def test_an_entry_is_due_once_its_days_have_passed():
     assert later == ["sources.sources.a", "sources.sources.c", "sources.sources.b"]  # oldest due first
 
 
-def test_dates_of_every_data_file_are_read(tmp_path):
-    (tmp_path / "gpus.yml").write_text(
-        "gpus:\n  - id: gfx1030\n    rocm:\n      source: https://example.org/s\n      checked: 2026-01-01\n",
-        encoding="utf-8",
-    )
-    due = freshness.due_entries(checked.read_entries(tmp_path), dt.date(2026, 12, 1))
-    assert [e.name for e in due] == ["gpus.gpus.gfx1030.rocm"]
-
-
 # --- the issue text -------------------------------------------------------------------------
-
-
-def test_nothing_changed_means_no_issue_text():
-    assert freshness.issue_body([], [], dt.date(2026, 12, 1)) == ""
 
 
 def test_the_issue_text_names_each_change_and_its_source():

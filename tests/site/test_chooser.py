@@ -11,12 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from browser_support import (
-    COLOUR_RULES,
-    axe_violations,
-    open_built,
-    skip_module_without_browser,
-)
+from browser_support import skip_module_without_browser
 from guide import gpu_names, gpus
 
 skip_module_without_browser()
@@ -327,26 +322,6 @@ def test_the_home_page_starts_with_the_choice(site, browser):
             page.locator(".home-chooser button").click()
         assert urlsplit(page.url).path.endswith(edition + "choose/") and "gpu=6700XT" in page.url
     context.close()
-
-
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_axe_finds_no_violations(site, browser, scheme):
-    """The chooser's answers, as its script builds them for a reader; the pages before an answer (the home
-    form, choose/, zh/) are in the whole site's axe run (tests/site/test_site_browser.py), with the same rules."""
-    _, base = site
-    context = browser.new_context(color_scheme=scheme)
-    page = context.new_page()
-    report = []
-    for url in [
-        "choose/?gpu=AMD+Radeon+RX+7900+XTX&py=3.13",
-        "choose/?gpu=AMD+Radeon(TM)+Graphics",
-        "zh/choose/?gpu=6700XT",
-    ]:
-        open_built(page, base + url)
-        only = None if scheme == "light" else COLOUR_RULES  # as tests/site/test_site_browser.py's axe run
-        report += axe_violations(page, f"{url or 'home'} [{scheme}]", only)
-    context.close()
-    assert not report, "\n".join(report)
 
 
 def _typed_variants() -> list[str]:

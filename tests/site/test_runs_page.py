@@ -1,76 +1,17 @@
-"""The "Runs on real hardware" page and the chooser's runs, in the browser, both editions.
-
-The runs page shows the seeded runs (docs/hooks/data/runs/), in a table that scrolls on its own (axe and a
-phone's width: tests/site/test_site_browser.py's page journeys). A report whose strings hold markup is shown as
-text by chooser_runs.js, with a report served in place of assets/runs.json (the test's browser only: the site
-never shows it; the runs page's table, guide/runs.py, escapes it: tests/guide/test_runs.py). The chooser leaves
-an empty #chooser-runs in its answer; where the chooser of this checkout does not yet, the test adds that element
-to the answer as the chooser would.
+"""The chooser's runs of the chosen GPU (docs/javascripts/chooser_runs.js), in the browser: a report whose strings
+hold markup is shown as text, with a report served in place of assets/runs.json (the test's browser only: the site
+never shows it; the runs page's table, guide/runs.py, escapes it: tests/guide/test_runs.py). The runs page's seeded
+runs, and an answer's runs box before any report, are checked on the page journeys (tests/site/test_site_browser.py).
 """
 
 from __future__ import annotations
 
-import pytest
-
-from browser_support import (
-    axe_violations,
-    open_built,
-    skip_module_without_browser,
-)
+from browser_support import open_built, skip_module_without_browser
 from guide import runs
 
 skip_module_without_browser()
 
-PHONE = {"width": 375, "height": 800}
-EDITIONS = {
-    "en": ("", "seeded by the maintainers", "No run reported yet."),
-    "zh": ("zh/", "维护者自测", "还没有人报告运行结果。"),
-}
 ATTACK = '<img src=x onerror="window.hacked=1"><script>window.hacked=2</script>'
-
-
-def seeded() -> list[dict]:
-    return [r for r in runs.summaries() if r["issue"] is None]
-
-
-@pytest.mark.parametrize("edition", list(EDITIONS))
-def test_the_runs_page_shows_the_seeded_runs(site, browser, edition):
-    _, base = site
-    prefix, label, _ = EDITIONS[edition]
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
-    open_built(page, base + prefix + "runs/")
-    rows = page.locator("article table tbody tr").evaluate_all("rs => rs.map(r => r.innerText)")
-    assert seeded(), "no seeded run in docs/hooks/data/runs/"
-    for run in seeded():
-        assert any(run["gpu"] in row and label in row and f"{run['seconds_per_epoch']:.1f}" in row for row in rows), (
-            rows
-        )
-    assert page.locator("article .md-typeset__scrollwrap table").count() == 1  # the table scrolls, not the page
-    context.close()
-
-
-def open_answer(page, base: str, prefix: str, gpu: str) -> None:
-    open_built(page, f"{base}{prefix}choose/?gpu={gpu}&win=11")
-    page.wait_for_selector("#chooser-answer p strong")
-    page.evaluate("""() => { const a = document.getElementById('chooser-answer');
-      if (!document.getElementById('chooser-runs')) { const d = document.createElement('div'); d.id = 'chooser-runs'; a.append(d); } }""")
-
-
-@pytest.mark.parametrize("edition", list(EDITIONS))
-def test_the_chooser_says_no_run_yet_with_the_one_command(site, browser, edition):
-    _, base = site
-    prefix, _, none = EDITIONS[edition]
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
-    open_answer(page, base, prefix, "AMD Radeon RX 7900 XTX")
-    box = page.locator("#chooser-runs")
-    box.locator("code").wait_for()
-    text = box.inner_text()
-    assert none in text and "python report.py --download" in text
-    assert box.locator("a").get_attribute("href").endswith(prefix + "runs/")
-    assert axe_violations(page, prefix + "choose/") == []
-    context.close()
 
 
 def test_the_chooser_shows_the_runs_of_the_chosen_gpu_as_text(site, browser):
@@ -79,7 +20,7 @@ def test_the_chooser_shows_the_runs_of_the_chosen_gpu_as_text(site, browser):
         "command": runs.COMMAND,
         "runs": [
             dict(
-                seeded()[0],
+                next(r for r in runs.summaries() if r["issue"] is None),  # a seeded run, as an issue's
                 gpu=ATTACK,
                 table_gpu="AMD Radeon RX 7900 XTX",
                 keys=["7900xtx"],
@@ -91,7 +32,7 @@ def test_the_chooser_shows_the_runs_of_the_chosen_gpu_as_text(site, browser):
     }
     page = browser.new_page()
     page.route("**/assets/runs.json", lambda route: route.fulfill(json=served))
-    open_answer(page, base, "", "7900 XTX")
+    open_built(page, f"{base}choose/?gpu=7900 XTX&win=11")
     box = page.locator("#chooser-runs")
     box.locator("li").wait_for()
     assert ATTACK in box.locator("li").inner_text() and "issue #9" in box.inner_text()

@@ -22,6 +22,7 @@ from browser_support import (
     search,
     skip_module_without_browser,
 )
+from guide import runs
 from guide.page import Page
 from guide_harness import DOCS, ROOT, page_source
 from site_server import page_urls
@@ -111,23 +112,47 @@ def copy_buttons(page, url: str) -> tuple[int, int]:
 # rules were 85 % of the axe run's time: every page in both schemes took 117 s of a run's core-seconds
 # (2026-12-04).
 PALETTE_TOGGLE = "label.md-header__button[for^='__palette']:visible"
+NO_RUN_YET = {"en": "No run reported yet.", "zh": "还没有人报告运行结果。"}
+# The theme's own words and the code bars' (docs/hooks/guide/code_buttons.py) speak the page's language: the
+# dark-mode toggle, an admonition written without a title, the search box and a code block's bar, on gpu-runner/.
+CONTROLS = """() => ({toggle: document.querySelector('label.md-header__button[for^="__palette"]').getAttribute('title'),
+  notes: [...new Set([...document.querySelectorAll('.admonition-title')].map(e => e.textContent.trim())
+    .filter(t => t === 'Note' || t === '注意'))],
+  search: document.querySelector('input.md-search__input').getAttribute('placeholder'),
+  codebar: document.querySelector('.md-code__nav[aria-label]').getAttribute('aria-label').replace(/ \\d.*$/, '')})"""
+CONTROLS_IN = {
+    "en": {"toggle": "Switch to dark mode", "notes": ["Note"], "search": "Search", "codebar": "Code block"},
+    "zh": {"toggle": "切换到深色模式", "notes": ["注意"], "search": "搜索", "codebar": "代码块"},
+}
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("edition", ["en", "zh"])
 def test_each_page_on_a_desktop(site, browser, edition):
-    """Every page of the edition and its missing-page answer, each loaded once at 1280 px in the light scheme
-    (the palette follows the system's until the reader toggles it): axe-core finds no violation, on a Chinese
-    page also once the reader has toggled the dark scheme; and every copy button copies its block."""
+    """Every page of the edition, the chooser's answers (ANSWERS) and its missing-page answer, each loaded once at
+    1280 px in the light scheme (the palette follows the system's until the reader toggles it): axe-core finds no
+    violation, on a Chinese page also once the reader has toggled the dark scheme; every copy button copies its
+    block; the missing page answers as check_missing_page says."""
     site_dir, base = site
     zh = edition == "zh"
     context = browser.new_context(color_scheme="light", permissions=["clipboard-read", "clipboard-write"])
     page = context.new_page()
-    urls = [u for u in page_urls(site_dir) if u.startswith("zh/") == zh] + [f"{'zh/' if zh else ''}no/such/page/"]
+    urls = [u for u in [*page_urls(site_dir), *ANSWERS] if u.startswith("zh/") == zh] + [
+        f"{'zh/' if zh else ''}no/such/page/"
+    ]
     report, checked, included = [], 0, 0
     for url in urls:
-        open_built(page, base + url)
+        response = open_built(page, base + url)
+        if "?gpu=" in url:
+            page.wait_for_function("window.guideChooserReady === true")  # the answer is drawn
+            box = page.locator("#chooser-runs")
+            if box.count():  # no reader's run of this GPU yet: the one command that reports one, and the runs page
+                box.locator("code").wait_for()  # chooser_runs.js fills it from assets/runs.json
+                assert NO_RUN_YET[edition] in box.inner_text() and "python report.py --download" in box.inner_text()
+                assert box.locator("a").get_attribute("href").endswith(("zh/" if zh else "") + "runs/"), url
         assert page.evaluate("document.body.getAttribute('data-md-color-scheme')") == "default", url
+        if url.endswith("contributing/gpu-runner/"):
+            assert page.evaluate(CONTROLS) == CONTROLS_IN[edition], url
         if zh:
             # The dark pass first: a second axe run on a page measured code against the first run's background
             # (#f5f5f5 behind slate's colours). The markup rules do not read colours.
@@ -136,9 +161,11 @@ def test_each_page_on_a_desktop(site, browser, edition):
             report += axe_violations(page, f"{url} [slate]", only=COLOUR_RULES)
             page.locator(PALETTE_TOGGLE).click()  # back to light, which the next page opens in
         report += axe_violations(page, f"{url or 'home'} [default]", skip=COLOUR_RULES if zh else None)
+        if "no/such/" in url:
+            check_missing_page(page, base, response.status, zh)
         # The chooser's blocks are built for each reader by its script (guide/recipes.py);
         # tests/site/test_readers.py checks what it shows and its copy buttons.
-        if "no/such/" not in url and not url.endswith("choose/"):
+        if "no/such/" not in url and "choose/" not in url:
             blocks, snippets = copy_buttons(page, url)
             checked += blocks
             included += snippets
@@ -147,8 +174,26 @@ def test_each_page_on_a_desktop(site, browser, edition):
     assert checked > 25 and included > 10, (checked, included)
 
 
-# The chooser's answers, which the page sweep loads without one: their text fits a phone too.
-ANSWERS = ["choose/?gpu=AMD+Radeon(TM)+Graphics", "zh/choose/?gpu=6700XT"]
+def check_missing_page(page, base: str, status: int, zh: bool) -> None:
+    """A missing page answers in its edition's language, styled, with a way back and a search of its own edition's
+    pages. GitHub Pages serves the root's 404.html for every missing URL, /zh/... too (tests/site_server.py does the
+    same); it sends a missing /zh/ URL on to zh/404.html (docs/overrides/404.html, docs/hooks/guide/not_found.py):
+    before, both builds wrote one Chinese 404.html for every URL, its language menu pointing at the notebook page."""
+    assert status == 404, status
+    assert page.evaluate("document.documentElement.lang") == ("zh" if zh else "en")
+    assert page.locator("article h1").inner_text().strip() == ("404 - 页面不存在" if zh else "404 - Not found")
+    header = page.evaluate("getComputedStyle(document.querySelector('.md-header')).position")
+    assert header == "sticky", "the 404 page's stylesheet did not load"
+    assert page.locator("article a.md-button").first.evaluate("a => a.href") == base + ("zh/" if zh else "")
+    menu = page.locator(".md-select__link").evaluate_all("links => links.map(a => [a.hreflang, a.href])")
+    assert dict(menu) == {"en": base, "zh": base + "zh/"}, menu
+    results = search(page, "DirectML")
+    assert results and all(r.startswith("zh/") == zh for r in results), f"the 404 page's search: {results[:5]}"
+
+
+# The chooser's answers as its script builds them for a reader (the page sweep loads choose/ without one): both
+# journeys load them, for axe on a desktop and for a phone's width.
+ANSWERS = ["choose/?gpu=AMD+Radeon+RX+7900+XTX&py=3.13", "choose/?gpu=AMD+Radeon(TM)+Graphics", "zh/choose/?gpu=6700XT"]
 # Pages whose code blocks are checked on a phone: error messages and trees, Python, and a Chinese set-up.
 CODE_PAGES = ("mnist-training/", "troubleshooting/", "zh/setup/")
 
@@ -236,6 +281,7 @@ def wide_table_cues(page) -> list[str]:
     return [f"why-directml/: {what}" for what, bad in wrong.items() if bad]
 
 
+SEEDED = [r for r in runs.summaries() if r["issue"] is None]  # the maintainers' runs (docs/hooks/data/runs/)
 INDEX = "search_index.json"
 INDEX_TIMES = f"""() => ({{
     index: performance.getEntriesByType('resource').find(e => e.name.endsWith('{INDEX}')).startTime,
@@ -290,6 +336,14 @@ def test_each_page_on_a_phone(site, browser):
                 wrong.append(f"the tree's {tree['lines']} lines take {tree['rendered']} rendered lines")
         if url == "why-directml/":
             wrong += wide_table_cues(page)
+        if url.endswith("runs/"):  # each seeded run in a row with its label, in a table that scrolls on its own
+            rows = page.locator("article .md-typeset__scrollwrap table tbody tr").evaluate_all(
+                "rs => rs.map(r => r.innerText)"
+            )
+            label = "维护者自测" if url.startswith("zh/") else "seeded by the maintainers"
+            for run in SEEDED:
+                if not any(run["gpu"] in r and label in r and f"{run['seconds_per_epoch']:.1f}" in r for r in rows):
+                    wrong.append(f"{url}: no row for the seeded run on {run['gpu']}: {rows}")
         if url == "measuring/":  # the index (both editions) must not compete with the page's first render
             page.wait_for_function(f"performance.getEntriesByType('resource').some(e => e.name.endsWith('{INDEX}'))")
             times = page.evaluate(INDEX_TIMES)
@@ -299,6 +353,7 @@ def test_each_page_on_a_phone(site, browser):
     assert not wrong, "\n".join(wrong)
     assert not outside, f"requests to other hosts: {sorted(set(outside))}"
     assert {"language-text", "language-python"} <= kinds, f"blocks without their language class: {sorted(kinds)}"
+    assert SEEDED, "no seeded run in docs/hooks/data/runs/"
 
 
 # ---------------------------------------------------------------- search

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 
 def test_build_is_clean(built_site):
     """The run's one build (tests/conftest.py's built_site) passed --strict with no warning line."""
@@ -23,18 +25,6 @@ def test_the_build_says_when_material_ends(built_site):
     output = result.stdout + result.stderr
     lines = [line for line in output.splitlines() if "2027-05-05" in line]
     assert len(lines) == 1 and "Zensical" in lines[0] and "Material for MkDocs" in lines[0], output[:3000]
-
-
-def test_checked_dates_are_filled_in(built_site):
-    """{{ checked.NAME }} becomes the date in docs/hooks/data/sources.yml, in both editions."""
-    from guide import checked
-
-    site, _ = built_site
-    date = checked.checked_dates()["amd-rocm-windows"]
-    for page in (site / "setup" / "index.html", site / "zh" / "setup" / "index.html"):
-        text = page.read_text(encoding="utf-8")
-        assert "{{ checked." not in text
-        assert date in text, page
 
 
 def doctor_sections() -> set[str]:
@@ -109,28 +99,22 @@ CODE_OR_SCRIPT = re.compile(r"<(pre|code|script|style|textarea)\b.*?</\1>", re.S
 INLINE_TAG = re.compile(r"</?(?:a|strong|em|b|i|span|abbr|sup|sub|mark|small|del|ins|u)\b[^>]*>")
 
 
-def test_chinese_pages_have_no_line_break_inside_a_sentence(built_site):
+# Full-width punctuation carries its own spacing: whitespace after a closing or pausing mark shows as a gap
+# ("解决： 按上一节": 321 on the zh pages, each read as a typo), before inline code too.
+FULL_WIDTH_GAP = re.compile(r"[，。；：、？！）」』》”]\s+(?=[^\s<]|<code/>)")
+
+
+@pytest.mark.parametrize(
+    "pattern, what",
+    [(CJK_BREAK, "line breaks between Chinese characters"), (FULL_WIDTH_GAP, "spaces after full-width punctuation")],
+    ids=["line break inside a sentence", "space after full-width punctuation"],
+)
+def test_chinese_pages_read_as_chinese(built_site, pattern, what):
     site, _ = built_site
     pages = sorted((site / "zh").rglob("index.html"))
     assert len(pages) >= 10, pages
     found = []
     for page in pages:
         text = INLINE_TAG.sub("", CODE_OR_SCRIPT.sub("<code/>", page.read_text(encoding="utf-8")))
-        found += [f"{page.relative_to(site)}: {m.group(0)!r}" for m in CJK_BREAK.finditer(text)]
-    assert not found, f"{len(found)} line breaks between Chinese characters:\n" + "\n".join(found[:20])
-
-
-# Full-width punctuation carries its own spacing: whitespace after a closing or pausing mark shows as a gap
-# ("解决： 按上一节": 321 on the zh pages, each read as a typo), before inline code too.
-FULL_WIDTH_GAP = re.compile(r"[，。；：、？！）」』》”]\s+(?=[^\s<]|<code/>)")
-
-
-def test_chinese_pages_have_no_space_after_full_width_punctuation(built_site):
-    site, _ = built_site
-    found = []
-    for page in sorted((site / "zh").rglob("index.html")):
-        text = INLINE_TAG.sub("", CODE_OR_SCRIPT.sub("<code/>", page.read_text(encoding="utf-8")))
-        found += [
-            f"{page.relative_to(site)}: {text[m.start() - 8 : m.end() + 8]!r}" for m in FULL_WIDTH_GAP.finditer(text)
-        ]
-    assert not found, f"{len(found)} spaces after full-width punctuation:\n" + "\n".join(found[:20])
+        found += [f"{page.relative_to(site)}: {text[m.start() - 8 : m.end() + 8]!r}" for m in pattern.finditer(text)]
+    assert not found, f"{len(found)} {what}:\n" + "\n".join(found[:20])
