@@ -29,6 +29,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 import types
 from pathlib import Path
 
@@ -61,8 +62,9 @@ class Server:
             stdout=subprocess.PIPE,
             env=env,
             cwd=Path(__file__).parent,
-            text=True,
+            bufsize=0,
         )
+        self.pending = b""  # read from the server, not yet a whole line
         atexit.register(self.stop)
 
     def stop(self) -> None:
@@ -70,16 +72,26 @@ class Server:
         self.process.communicate()
 
     def answer(self, timeout: float | None) -> str | None:
-        ready, _, _ = select.select([self.process.stdout], [], [], timeout)
-        return self.process.stdout.readline().strip() if ready else None
+        """The server's next line, or None after ``timeout`` seconds. Read by hand: a buffered reader may
+        hold the next line already, where select() on the pipe would wait for it forever."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while b"\n" not in self.pending:
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            if not select.select([self.process.stdout], [], [], left)[0]:
+                return None
+            chunk = os.read(self.process.stdout.fileno(), 4096)
+            if not chunk:
+                raise RuntimeError(f"the warm Python ended (exit {self.process.wait()})")
+            self.pending += chunk
+        line, _, self.pending = self.pending.partition(b"\n")
+        return line.decode()
 
     def run(self, args: list[str], cwd: Path, env: dict[str, str], timeout: float):
         """A CompletedProcess, or None where only a fresh process can run it."""
         folder = Path(os.environ.get("TMPDIR", "/tmp"))
         out, err = (folder / f"warm-{os.getpid()}-{id(self)}.{n}" for n in ("out", "err"))
         request = {"args": args, "cwd": str(cwd), "env": env, "stdout": str(out), "stderr": str(err)}
-        self.process.stdin.write(json.dumps(request) + "\n")
-        self.process.stdin.flush()
+        self.process.stdin.write(json.dumps(request).encode() + b"\n")
         first = self.answer(None)
         if first == "fresh":
             return None

@@ -3,8 +3,10 @@ the same exit code, stdout and stderr, for every snippet and for each way a scri
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -97,3 +99,24 @@ def test_a_timeout_kills_the_run_as_subprocess_does(tmp_path):
     assert raised.value.output == "started\n"
     (tmp_path / "next.py").write_text("print('next')\n")
     assert warm_python.run(["next.py"], tmp_path, clean_env(), timeout=60).stdout == "next\n"
+
+
+def test_two_answers_in_one_read_are_both_seen(tmp_path):
+    # On a loaded machine the script can end before the test's process reads the server's "pid" line, and
+    # "exit" comes in the same read; a reader that then waits on the pipe for the line it holds already
+    # waits out the timeout (forever, where it has none).
+    (tmp_path / "script.py").write_text("pass\n")
+    env = clean_env()
+    server = warm_python.Server({k: v for k, v in env.items() if k not in warm_python.ENVIRONMENT})
+    try:
+        out, err = tmp_path / "out", tmp_path / "err"
+        request = {"args": ["script.py"], "cwd": str(tmp_path), "env": env, "stdout": str(out), "stderr": str(err)}
+        server.process.stdin.write(json.dumps(request).encode() + b"\n")
+        deadline = time.monotonic() + 120
+        while not err.exists() and time.monotonic() < deadline:  # the server has started and forked
+            time.sleep(0.1)
+        time.sleep(1)  # the script has ended: both lines wait in the pipe
+        assert server.answer(10).startswith("pid ")
+        assert server.answer(5) == "exit 0"
+    finally:
+        server.stop()
