@@ -361,13 +361,14 @@ DIRECTML = {
 
 
 def changed_by(report: dict, changes: dict) -> dict:
+    """A copy of ``report`` with each dotted path (an array's index as a number) set to its value."""
     report = json.loads(json.dumps(report))
     for dotted, value in changes.items():
         *parents, last = dotted.split(".")
         place = report
         for part in parents:
             place = place[int(part)] if part.isdigit() else place[part]
-        place[last] = value
+        place[int(last) if last.isdigit() else last] = value
     return report
 
 

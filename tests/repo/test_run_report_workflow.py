@@ -29,6 +29,7 @@ import pytest
 import yaml
 
 import workflow_rules
+from run_report_cases import changed_by
 
 ROOT = Path(__file__).resolve().parents[2]
 VALIDATOR = ROOT / "docs" / "hooks" / "data" / "runs" / "validate.py"
@@ -42,25 +43,13 @@ validator = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(validator)
 
 
-def changed(base: dict, changes: dict) -> dict:
-    """A copy of ``base`` with each dotted path (an array's index as a number) set to its value."""
-    report = json.loads(json.dumps(base))
-    for path, value in changes.items():
-        *parents, last = path.split(".")
-        place = report
-        for part in parents:
-            place = place[int(part)] if part.isdigit() else place[part]
-        place[int(last) if last.isdigit() else last] = value
-    return report
-
-
 def bases(table: dict) -> dict[str, dict]:
     made = {}
     for name, base in table["bases"].items():
         if isinstance(base, str):
             made[name] = json.loads((ROOT / base).read_text(encoding="utf-8"))
         else:
-            made[name] = changed(made[base["from"]], base["set"])
+            made[name] = changed_by(made[base["from"]], base["set"])
     return made
 
 
@@ -69,7 +58,7 @@ def build(case: dict, made: dict[str, dict]) -> str:
     base = made[case.get("base", "h200")]
     text = json.dumps(base, indent=1)
     if "set" in case:
-        return json.dumps(changed(base, case["set"]), indent=1)
+        return json.dumps(changed_by(base, case["set"]), indent=1)
     if "pop" in case:
         report = json.loads(text)
         *parents, last = case["pop"].split(".")
@@ -135,10 +124,10 @@ def test_a_gpu_that_gpus_yml_does_not_know_or_knows_only_by_its_vendor_is_flagge
         # match.js takes "NVIDIA" for its own name only: an unknown NVIDIA card is unknown, not the generic row.
         ("NVIDIA GeForce RTX 9090", "`NVIDIA GeForce RTX 9090` is not in docs/hooks/data/gpus.yml"),
     ]:
-        report, problems, notes = validator.validate(json.dumps(changed(real, directml | {"gpu.name": name})))
+        report, problems, notes = validator.validate(json.dumps(changed_by(real, directml | {"gpu.name": name})))
         assert problems == [] and report is not None
         assert notes and note in notes[0], notes
-    known = changed(real, directml | {"gpu.name": "AMD Radeon RX 7900 XTX"})
+    known = changed_by(real, directml | {"gpu.name": "AMD Radeon RX 7900 XTX"})
     assert validator.validate(json.dumps(known))[2] == []
 
 
@@ -330,7 +319,7 @@ def run_locally(event: Path, tmp_path: Path, label="yes", pull="opened", python=
     return run
 
 
-INVALID = json.dumps(changed(json.loads(REAL), {"timed_run.accuracy": 1.2}), indent=1)
+INVALID = json.dumps(changed_by(json.loads(REAL), {"timed_run.accuracy": 1.2}), indent=1)
 # Each path: the event's report, title and labels, the repository (label, pull requests), the Python;
 # what each job ends as; what the one comment says; what a failed step names.
 PATHS = {
